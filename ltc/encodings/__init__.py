@@ -1,0 +1,96 @@
+"""Triton's layout encodings as core values, and reading them from text.
+
+``parse_encoding`` turns Triton's attribute text (parents inline, or aliases
+resolved through a table) into an ``Encoding``; ``to_linear_layout`` is the
+one-call form the Python API exposes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from ltc.attr_text import AliasRef, AttrNode, AttrTextError, DictValue, FieldReader, Value, parse_attr_text
+from ltc.encodings import amd, blocked, dot_operand, linear, nvidia_mma, shared, slice  # noqa: F401  (register)
+from ltc.encodings.base import (
+    CGALayout,
+    DistributedEncoding,
+    Encoding,
+    EncodingError,
+    SharedEncoding,
+    ShapeError,
+    encoding_class,
+    registered_encodings,
+)
+from ltc.linear_layout import LinearLayout
+
+__all__ = [
+    "CGALayout",
+    "DistributedEncoding",
+    "Encoding",
+    "EncodingError",
+    "SharedEncoding",
+    "ShapeError",
+    "AttrTextError",
+    "build_encoding",
+    "parse_encoding",
+    "registered_encodings",
+    "to_linear_layout",
+]
+
+
+def build_encoding(node: AttrNode | AliasRef, aliases: Mapping[str, Encoding] | None = None) -> Encoding:
+    """Turn a parsed attribute node into an encoding (nested ones too)."""
+    if isinstance(node, AliasRef):
+        if aliases is None or node.name not in aliases:
+            raise AttrTextError(f"undefined attribute alias '#{node.name}'", node.col)
+        return aliases[node.name]
+    cls = encoding_class(node.name)
+    if cls is None:
+        known = ", ".join(f"#{n}" for n in sorted(registered_encodings()))
+        raise AttrTextError(f"unknown layout attribute '#{node.name}' (known: {known})", node.col)
+
+    def resolve(v: Value) -> Encoding:
+        assert isinstance(v, (AttrNode, AliasRef))
+        return build_encoding(v, aliases)
+
+    reader = None
+    try:
+        return cls.from_items(node, resolve) if hasattr(cls, "from_items") else _from_dict(cls, node, resolve)
+    except EncodingError as e:
+        reader = e.field
+        col = node.col
+        # Point at the offending field when we can find it.
+        for item in node.items:
+            if isinstance(item, DictValue):
+                for key, _, kcol in item.entries:
+                    if key == reader:
+                        col = kcol
+        raise AttrTextError(f"#{node.name}: {e.message}", col) from None
+
+
+def _from_dict(cls: type[Encoding], node: AttrNode, resolve) -> Encoding:
+    if len(node.items) != 1 or not isinstance(node.items[0], DictValue):
+        raise AttrTextError(f"#{node.name} expects its parameters as <{{key = value, ...}}>", node.col)
+    return cls.from_fields(FieldReader.from_dict(f"#{node.name}", node.items[0], resolve))
+
+
+def parse_encoding(text: str, aliases: Mapping[str, Encoding] | None = None) -> Encoding:
+    """Parse Triton's attribute text, e.g. ``#ttg.slice<{dim = 1, parent = #ttg.blocked<{...}>}>``.
+
+    Raises ``AttrTextError`` (with a 1-based column) for any bad text or
+    invalid parameter.
+    """
+    return build_encoding(parse_attr_text(text.strip()), aliases)
+
+
+@lru_cache(maxsize=4096)
+def _cached_layout(enc: Encoding, shape: tuple[int, ...]) -> LinearLayout:
+    return enc.to_linear_layout(shape)
+
+
+def to_linear_layout(attr: str | Encoding, shape: Sequence[int]) -> LinearLayout:
+    """The linear layout of a tensor of ``shape`` in the encoding ``attr``
+    (Triton's attribute text, parents inline, or an ``Encoding``)."""
+    enc = parse_encoding(attr) if isinstance(attr, str) else attr
+    return _cached_layout(enc, tuple(int(s) for s in shape))

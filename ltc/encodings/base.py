@@ -1,0 +1,178 @@
+"""What every layout encoding is: a frozen value with Triton's attribute text
+and a ``to_linear_layout(shape)``.
+
+An encoding class
+
+* is a frozen dataclass whose fields are Triton's parameters (snake_case);
+  ``__post_init__`` checks them and raises ``EncodingError(message, field)``;
+* names its attribute with ``mnemonic`` (``"blocked"`` for ``#ttg.blocked``)
+  and registers itself with ``@register_encoding``;
+* reads its text with ``from_fields(reader)`` (see ``ltc.attr_text``) and
+  prints Triton's exact text with ``to_text()``;
+* maps a tensor shape to a ``LinearLayout`` whose in dims are
+  ``register, lane, warp, block`` (distributed) or ``offset, block`` (shared)
+  and whose out dims are ``dim0..dimN-1``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, TypeVar
+
+from ltc.attr_text import FieldReader, format_bases
+from ltc.layout_utils import cga_linear_layout
+from ltc.linear_layout import LinearLayout
+
+# Prints a nested encoding (a parent): returns alias text such as "#blocked"
+# or None to print the encoding inline.
+AliasFn = Callable[["Encoding"], "str | None"]
+
+
+class EncodingError(ValueError):
+    """Invalid encoding parameters. ``field`` names the offending field
+    (Triton's spelling) when there is one, so text errors can point at it."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class ShapeError(ValueError):
+    """A shape that the encoding cannot take (wrong rank, not powers of 2...)."""
+
+
+class Encoding(ABC):
+    """A layout attribute of the ``ttg`` dialect."""
+
+    mnemonic: ClassVar[str]
+    dialect: ClassVar[str] = "ttg"
+
+    @property
+    def attr_name(self) -> str:
+        return f"{self.dialect}.{self.mnemonic}"
+
+    @property
+    @abstractmethod
+    def rank(self) -> int:
+        """Tensor rank this encoding is for."""
+
+    @abstractmethod
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """The linear layout of a tensor of ``shape`` in this encoding."""
+
+    @classmethod
+    @abstractmethod
+    def from_fields(cls, fields: FieldReader) -> Encoding:
+        """Build from the attribute's ``{...}`` fields; must consume them all
+        (call ``fields.finish()``)."""
+
+    @abstractmethod
+    def body_text(self, alias: AliasFn | None = None) -> str:
+        """What goes between ``<`` and ``>`` in Triton's printed form."""
+
+    def to_text(self, alias: AliasFn | None = None) -> str:
+        """Triton's exact attribute text, e.g. ``#ttg.blocked<{...}>``; nested
+        encodings print through ``alias`` when it names them, else inline."""
+        return f"#{self.attr_name}<{self.body_text(alias)}>"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def nested_text(self, enc: Encoding, alias: AliasFn | None) -> str:
+        """How a nested encoding (a parent) is printed inside this one."""
+        name = alias(enc) if alias is not None else None
+        return name if name is not None else enc.to_text(alias)
+
+
+class DistributedEncoding(Encoding):
+    """Encodings of tensors in registers: in dims register, lane, warp, block."""
+
+
+class SharedEncoding(Encoding):
+    """Encodings of tensors in shared memory: in dims offset, block."""
+
+
+_E = TypeVar("_E", bound=type[Encoding])
+_REGISTRY: dict[str, type[Encoding]] = {}
+
+
+def register_encoding(cls: _E) -> _E:
+    """Class decorator: make ``#ttg.<mnemonic>`` parse to ``cls``."""
+    name = f"{cls.dialect}.{cls.mnemonic}"
+    if name in _REGISTRY:
+        raise RuntimeError(f"encoding {name} registered twice")
+    _REGISTRY[name] = cls
+    return cls
+
+
+def encoding_class(name: str) -> type[Encoding] | None:
+    """The class registered for ``ttg.<mnemonic>``, if any."""
+    return _REGISTRY.get(name)
+
+
+def registered_encodings() -> dict[str, type[Encoding]]:
+    return dict(_REGISTRY)
+
+
+@dataclass(frozen=True)
+class CGALayout:
+    """The multi-CTA part of an encoding: where each CTA of a cluster (CGA)
+    sits in the tensor, as bases from in dim ``block`` to ``dim0..``.
+
+    Printed as ``CGALayout = [[1, 0], ...]`` only when there is more than one
+    CTA; zero bases mean CTAs that hold copies of the same data.
+    """
+
+    block_bases: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def num_ctas(self) -> int:
+        return 1 << len(self.block_bases)
+
+    def check_rank(self, rank: int) -> None:
+        for b in self.block_bases:
+            if len(b) != rank:
+                raise EncodingError(
+                    f"CGALayout basis {list(b)} has {len(b)} entries, expected {rank} (the layout's rank)",
+                    "CGALayout",
+                )
+            if any(c < 0 or (c & (c - 1)) for c in b) or sum(1 for c in b if c) > 1:
+                raise EncodingError(
+                    f"CGALayout basis {list(b)} must be zero or a single power of two",
+                    "CGALayout",
+                )
+
+    def linear_layout(self, rank: int) -> LinearLayout:
+        return cga_linear_layout(self.block_bases, rank)
+
+    @classmethod
+    def read(cls, fields: FieldReader) -> CGALayout:
+        """Read the optional ``CGALayout`` field."""
+        if not fields.has("CGALayout"):
+            return cls()
+        return cls(fields.bases("CGALayout"))
+
+    def field_text(self) -> str:
+        """``, CGALayout = [...]`` or nothing for a single CTA."""
+        if not self.block_bases:
+            return ""
+        return f", CGALayout = {format_bases(self.block_bases)}"
+
+
+def check_shape(shape: Sequence[int], rank: int, what: str) -> tuple[int, ...]:
+    """Validate a tensor shape for an encoding of ``rank``: right rank,
+    every size a power of two."""
+    shape = tuple(int(s) for s in shape)
+    if len(shape) != rank:
+        raise ShapeError(f"{what} has rank {rank} but the shape {format_shape(shape)} has rank {len(shape)}")
+    for s in shape:
+        if s <= 0 or s & (s - 1):
+            raise ShapeError(f"shape {format_shape(shape)}: every size must be a power of 2")
+    return shape
+
+
+def format_shape(shape: Sequence[int]) -> str:
+    return "x".join(str(s) for s in shape)

@@ -1,0 +1,118 @@
+"""``#ttg.blocked``: each thread holds a contiguous block of elements.
+
+Per CTA the layout is the product, minor to major, of
+
+    identity(register over sizePerThread) * identity(lane over threadsPerWarp)
+    * identity(warp over warpsPerCTA),
+
+each an N-d identity walking the dims in ``order`` (fastest first). The CTA tile
+is then fitted to the tensor shape together with the CGA layout
+(``combine_cta_cga_with_shape``): extra register bases when the shape is
+larger, zero (broadcast) lane/warp bases when it is smaller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ltc.attr_text import FieldReader, format_ints
+from ltc.encodings.base import (
+    AliasFn,
+    CGALayout,
+    DistributedEncoding,
+    EncodingError,
+    check_shape,
+    register_encoding,
+)
+from ltc.layout_utils import combine_cta_cga_with_shape, identity_standard_nd
+from ltc.linear_layout import LinearLayout
+
+
+def check_order(order: Sequence[int], rank: int, field: str = "order") -> None:
+    """``order`` must be a permutation of ``0..rank-1``."""
+    if sorted(order) != list(range(rank)):
+        raise EncodingError(f"{field} {list(order)} is not a permutation of 0..{rank - 1}", field)
+
+
+def check_pow2_list(values: Sequence[int], field: str) -> None:
+    for v in values:
+        if v <= 0 or v & (v - 1):
+            raise EncodingError(f"{field} {list(values)}: every entry must be a positive power of 2", field)
+
+
+@register_encoding
+@dataclass(frozen=True)
+class BlockedEncoding(DistributedEncoding):
+    """``#ttg.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order[, CGALayout]}>``."""
+
+    size_per_thread: tuple[int, ...]
+    threads_per_warp: tuple[int, ...]
+    warps_per_cta: tuple[int, ...]
+    order: tuple[int, ...]
+    cga: CGALayout = CGALayout()
+
+    mnemonic = "blocked"
+
+    def __post_init__(self) -> None:
+        rank = len(self.order)
+        for name, vals in (
+            ("sizePerThread", self.size_per_thread),
+            ("threadsPerWarp", self.threads_per_warp),
+            ("warpsPerCTA", self.warps_per_cta),
+        ):
+            if len(vals) != rank:
+                raise EncodingError(f"{name} has {len(vals)} entries but order has {rank}", name)
+            check_pow2_list(vals, name)
+        check_order(self.order, rank)
+        self.cga.check_rank(rank)
+
+    @property
+    def rank(self) -> int:
+        return len(self.order)
+
+    @property
+    def threads_per_warp_total(self) -> int:
+        n = 1
+        for t in self.threads_per_warp:
+            n *= t
+        return n
+
+    @property
+    def num_warps(self) -> int:
+        n = 1
+        for w in self.warps_per_cta:
+            n *= w
+        return n
+
+    def cta_layout(self) -> LinearLayout:
+        """The per-CTA tile, before fitting to a shape (out dims in ``order``)."""
+        return (
+            identity_standard_nd("register", self.size_per_thread, self.order)
+            * identity_standard_nd("lane", self.threads_per_warp, self.order)
+            * identity_standard_nd("warp", self.warps_per_cta, self.order)
+        )
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        shape = check_shape(shape, self.rank, "#ttg.blocked")
+        return combine_cta_cga_with_shape(self.cta_layout(), self.cga.linear_layout(self.rank), shape)
+
+    @classmethod
+    def from_fields(cls, fields: FieldReader) -> BlockedEncoding:
+        enc = cls(
+            size_per_thread=fields.ints("sizePerThread"),
+            threads_per_warp=fields.ints("threadsPerWarp"),
+            warps_per_cta=fields.ints("warpsPerCTA"),
+            order=fields.ints("order"),
+            cga=CGALayout.read(fields),
+        )
+        fields.finish()
+        return enc
+
+    def body_text(self, alias: AliasFn | None = None) -> str:
+        return (
+            f"{{sizePerThread = {format_ints(self.size_per_thread)}, "
+            f"threadsPerWarp = {format_ints(self.threads_per_warp)}, "
+            f"warpsPerCTA = {format_ints(self.warps_per_cta)}, "
+            f"order = {format_ints(self.order)}{self.cga.field_text()}}}"
+        )

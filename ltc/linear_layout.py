@@ -1,0 +1,897 @@
+"""Linear layouts: linear maps over F2 from hardware index bits to tensor index bits.
+
+A ``LinearLayout`` L has ordered input dims ``name -> size`` and ordered output
+dims ``name -> size``, all powers of two. For every input dim d and bit i it
+stores one *basis* ``bases[d][i] = L(d = 2**i, every other dim 0)``, a tuple with
+one int per output dim. L is linear over F2::
+
+    L(x) = XOR of bases[d][i] over every (d, i) with bit i of x[d] set.
+
+Dims are listed minor to major; the order only matters for reshapes and
+flattening (the first dim takes the low bits). In matrix form the rows are the
+output bits (output dims concatenated, first dim in the low bits) and the
+columns the input bits, so L is at most 64 x 64 in practice.
+
+The semantics of every operation are Triton 3.9's ``LinearLayout``
+(``include/triton/Tools/LinearLayout.h``); names are the snake_case of
+Triton's. Values are immutable and hashable; rank and RREF-derived facts are
+computed once per value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Union
+
+import numpy as np
+
+from ltc import f2
+
+Basis = tuple[int, ...]
+BasesInput = Mapping[str, Sequence[Sequence[int]]]
+OutDimsInput = Union[Mapping[str, int], Sequence[str]]
+
+
+class LayoutError(ValueError):
+    """An operation was given layouts it is not defined for."""
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def _next_pow2_above(x: int) -> int:
+    """Smallest power of two strictly greater than ``x`` (llvm::NextPowerOf2)."""
+    return 1 << x.bit_length()
+
+
+def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
+    """Order-preserving merge of two dim-name lists (Triton's ``supremum``).
+
+    Raises LayoutError when the names the lists share appear in different
+    orders.
+    """
+    common_x = [d for d in x if d in y]
+    common_y = [d for d in y if d in x]
+    if common_x != common_y:
+        raise LayoutError(
+            f"dims common to both layouts must appear in the same order, got "
+            f"[{', '.join(x)}] and [{', '.join(y)}]"
+        )
+    result: list[str] = []
+    seen: set[str] = set()
+    i = j = 0
+    while i < len(x) or j < len(y):
+        while i < len(x) and x[i] in seen:
+            i += 1
+        while j < len(y) and y[j] in seen:
+            j += 1
+        if i >= len(x):
+            result.extend(d for d in y[j:] if d not in seen)
+            break
+        if j >= len(y):
+            result.extend(d for d in x[i:] if d not in seen)
+            break
+        if x[i] == y[j]:
+            pick = x[i]
+        elif x[i] not in y:
+            pick = x[i]
+        else:
+            pick = y[j]
+        result.append(pick)
+        seen.add(pick)
+    return result
+
+
+class LinearLayout:
+    """A linear map over F2 between named, power-of-two sized index spaces."""
+
+    __slots__ = ("_bases", "_out", "__dict__")
+
+    def __init__(
+        self,
+        bases: Iterable[tuple[str, Iterable[Iterable[int]]]],
+        out_dims: Iterable[tuple[str, int]],
+        *,
+        require_surjective: bool = False,
+    ) -> None:
+        """Build from ``[(in_dim, [basis, ...]), ...]`` and ``[(out_dim, size), ...]``.
+
+        Checks Triton's invariants: bases are non-negative, have one component
+        per out dim, each below its out dim's size; sizes are powers of two.
+        """
+        out = tuple((str(n), int(s)) for n, s in out_dims)
+        in_bases = tuple(
+            (str(d), tuple(tuple(int(c) for c in b) for b in bs)) for d, bs in bases
+        )
+        names = [n for n, _ in out]
+        if len(set(names)) != len(names):
+            raise LayoutError(f"duplicate out dims: {names}")
+        in_names = [d for d, _ in in_bases]
+        if len(set(in_names)) != len(in_names):
+            raise LayoutError(f"duplicate in dims: {in_names}")
+        for n, s in out:
+            if not _is_pow2(s):
+                raise LayoutError(
+                    f"out dim '{n}' has size {s}; out-dim sizes must be powers of 2"
+                )
+        for d, bs in in_bases:
+            for b in bs:
+                if len(b) != len(out):
+                    raise LayoutError(
+                        f"basis {list(b)} of in dim '{d}' has {len(b)} components, "
+                        f"expected one per out dim ({len(out)})"
+                    )
+                for c, (n, s) in zip(b, out):
+                    if c < 0 or c >= s:
+                        raise LayoutError(
+                            f"basis component {c} of in dim '{d}' for out dim "
+                            f"'{n}' must be in [0, {s})"
+                        )
+        self._bases = in_bases
+        self._out = out
+        if require_surjective and not self.is_surjective():
+            raise LayoutError(
+                "layout is expected to be surjective but is not:" + str(self)
+            )
+
+    # ----------------------------------------------------------- constructors
+    @classmethod
+    def from_bases(
+        cls,
+        bases: BasesInput,
+        out_dims: OutDimsInput,
+        require_surjective: bool = False,
+    ) -> LinearLayout:
+        """``bases = {in_dim: [[int per out dim], ...]}``; ``out_dims`` is either
+        ``{name: size}`` or a list of names whose sizes are inferred as Triton
+        infers them (each the smallest power of two strictly above every basis
+        component; the layout must then be surjective).
+        """
+        if isinstance(out_dims, Mapping):
+            return cls(
+                bases.items(), out_dims.items(), require_surjective=require_surjective
+            )
+        names = list(out_dims)
+        sizes = dict.fromkeys(names, 1)
+        for d, bs in bases.items():
+            for b in bs:
+                if len(b) != len(names):
+                    raise LayoutError(
+                        f"basis {list(b)} of in dim '{d}' has {len(b)} components, "
+                        f"expected {len(names)}"
+                    )
+                for n, c in zip(names, b):
+                    sizes[n] = max(sizes[n], _next_pow2_above(int(c)))
+        return cls(bases.items(), sizes.items(), require_surjective=True)
+
+    @classmethod
+    def empty(cls) -> LinearLayout:
+        """The layout with no dims: the unit of ``*``."""
+        return cls((), ())
+
+    @classmethod
+    def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
+        """``L(x) = x`` for x < size."""
+        if size == 0:
+            return cls.empty()
+        _check_pow2(size)
+        return cls(
+            [(in_dim, [(1 << i,) for i in range(_log2(size))])], [(out_dim, size)]
+        )
+
+    @classmethod
+    def strided_1d(
+        cls, size: int, stride: int, in_dim: str, out_dim: str
+    ) -> LinearLayout:
+        """``L(x) = stride * x`` for x < size; out size is stride * size."""
+        if size == 0:
+            return cls.empty()
+        _check_pow2(size)
+        _check_pow2(stride)
+        return cls(
+            [(in_dim, [(stride << i,) for i in range(_log2(size))])],
+            [(out_dim, stride * size)],
+        )
+
+    @classmethod
+    def zeros_1d(
+        cls, size: int, in_dim: str, out_dim: str, out_size: int = 1
+    ) -> LinearLayout:
+        """``L(x) = 0`` for x < size (a broadcast over ``in_dim``)."""
+        if size == 0:
+            return cls.empty()
+        _check_pow2(size)
+        return cls([(in_dim, [(0,)] * _log2(size))], [(out_dim, out_size)])
+
+    # -------------------------------------------------------------- accessors
+    @property
+    def bases(self) -> dict[str, list[Basis]]:
+        """``{in_dim: [basis tuple, ...]}`` in in-dim order."""
+        return {d: list(bs) for d, bs in self._bases}
+
+    @property
+    def out_dims(self) -> dict[str, int]:
+        """``{out_dim: size}`` in out-dim order."""
+        return dict(self._out)
+
+    @property
+    def in_dims(self) -> dict[str, int]:
+        """``{in_dim: size}`` in in-dim order."""
+        return {d: 1 << len(bs) for d, bs in self._bases}
+
+    @property
+    def in_dim_names(self) -> list[str]:
+        return [d for d, _ in self._bases]
+
+    @property
+    def out_dim_names(self) -> list[str]:
+        return [n for n, _ in self._out]
+
+    @property
+    def num_in_dims(self) -> int:
+        return len(self._bases)
+
+    @property
+    def num_out_dims(self) -> int:
+        return len(self._out)
+
+    def has_in_dim(self, dim: str) -> bool:
+        return dim in self._in_index
+
+    def has_out_dim(self, dim: str) -> bool:
+        return dim in self._out_index
+
+    def in_dim_size(self, dim: str) -> int:
+        return 1 << len(self._in_bases(dim))
+
+    def in_dim_size_log2(self, dim: str) -> int:
+        return len(self._in_bases(dim))
+
+    def out_dim_size(self, dim: str) -> int:
+        return self._out[self._out_position(dim)][1]
+
+    def out_dim_size_log2(self, dim: str) -> int:
+        return _log2(self.out_dim_size(dim))
+
+    def basis(self, in_dim: str, i: int, out_dim: str) -> int:
+        """Component ``out_dim`` of ``L(in_dim = 2**i)``."""
+        return self._in_bases(in_dim)[i][self._out_position(out_dim)]
+
+    @property
+    def total_in_size(self) -> int:
+        return 1 << self.total_in_size_log2
+
+    @property
+    def total_out_size(self) -> int:
+        return 1 << self.total_out_size_log2
+
+    @property
+    def total_in_size_log2(self) -> int:
+        return sum(len(bs) for _, bs in self._bases)
+
+    @property
+    def total_out_size_log2(self) -> int:
+        return sum(_log2(s) for _, s in self._out)
+
+    @cached_property
+    def _in_index(self) -> dict[str, int]:
+        return {d: i for i, (d, _) in enumerate(self._bases)}
+
+    @cached_property
+    def _out_index(self) -> dict[str, int]:
+        return {n: i for i, (n, _) in enumerate(self._out)}
+
+    def _in_bases(self, dim: str) -> tuple[Basis, ...]:
+        try:
+            return self._bases[self._in_index[dim]][1]
+        except KeyError:
+            raise LayoutError(
+                f"in dim '{dim}' is not in layout (in dims: {self.in_dim_names})"
+            ) from None
+
+    def _out_position(self, dim: str) -> int:
+        try:
+            return self._out_index[dim]
+        except KeyError:
+            raise LayoutError(
+                f"out dim '{dim}' is not in layout (out dims: {self.out_dim_names})"
+            ) from None
+
+    # ------------------------------------------------------- flat bit vectors
+    @cached_property
+    def _out_shifts(self) -> tuple[int, ...]:
+        shifts, s = [], 0
+        for _, size in self._out:
+            shifts.append(s)
+            s += _log2(size)
+        return tuple(shifts)
+
+    def _flatten_basis(self, b: Basis) -> int:
+        v = 0
+        for c, sh in zip(b, self._out_shifts):
+            v |= c << sh
+        return v
+
+    def _unflatten(self, v: int) -> Basis:
+        return tuple(
+            (v >> sh) & (size - 1) for sh, (_, size) in zip(self._out_shifts, self._out)
+        )
+
+    @cached_property
+    def flat_columns(self) -> tuple[int, ...]:
+        """Every basis flattened to one int (the matrix's columns, in order)."""
+        return tuple(self._flatten_basis(b) for _, bs in self._bases for b in bs)
+
+    @cached_property
+    def _rref_rows(self) -> list[int]:
+        """RREF of the matrix: rows are output bits, bit c is input column c."""
+        cols = self.flat_columns
+        rows = []
+        for r in range(self.total_out_size_log2):
+            row = 0
+            for c, col in enumerate(cols):
+                row |= (col >> r & 1) << c
+            rows.append(row)
+        return f2.rref(rows)
+
+    @cached_property
+    def rank(self) -> int:
+        """Rank of the layout's matrix over F2."""
+        return len(self._rref_rows)
+
+    # ---------------------------------------------------------------- queries
+    def is_surjective(self) -> bool:
+        return self.rank == self.total_out_size_log2
+
+    def is_injective(self) -> bool:
+        return self.rank == self.total_in_size_log2
+
+    def is_invertible(self) -> bool:
+        return self.is_surjective() and self.total_in_size == self.total_out_size
+
+    def apply(self, ins: Mapping[str, int]) -> dict[str, int]:
+        """Evaluate the layout: ``{in_dim: value}`` (every in dim) -> ``{out_dim: value}``."""
+        if set(ins) != set(self._in_index):
+            raise LayoutError(
+                f"apply needs exactly the in dims {self.in_dim_names}, got {list(ins)}"
+            )
+        acc = [0] * len(self._out)
+        for d, bs in self._bases:
+            x = int(ins[d])
+            if x < 0 or x >= 1 << len(bs):
+                raise LayoutError(
+                    f"value {x} out of range for in dim '{d}' of size {1 << len(bs)}"
+                )
+            i = 0
+            while x:
+                if x & 1:
+                    for k, c in enumerate(bs[i]):
+                        acc[k] ^= c
+                x >>= 1
+                i += 1
+        return {n: v for (n, _), v in zip(self._out, acc)}
+
+    def apply_flat(self, x: int) -> int:
+        """Evaluate on a flat input index (first in dim in the low bits),
+        returning the flat output index (first out dim in the low bits)."""
+        v = 0
+        for col in self.flat_columns:
+            if x & 1:
+                v ^= col
+            x >>= 1
+        return v
+
+    def apply_all_flat(self) -> np.ndarray:
+        """``table[x] = apply_flat(x)`` for every flat input index, as int64."""
+        table = np.zeros(1, dtype=np.int64)
+        for col in self.flat_columns:
+            table = np.concatenate([table, table ^ col])
+        return table
+
+    def apply_all(self) -> np.ndarray:
+        """Table over the whole input domain: ``t[x, k]`` is out dim k of
+        L(x), x the flat input index (first in dim in the low bits)."""
+        flat = self.apply_all_flat()
+        out = np.empty((flat.shape[0], len(self._out)), dtype=np.int64)
+        for k, (sh, (_, size)) in enumerate(zip(self._out_shifts, self._out)):
+            out[:, k] = (flat >> sh) & (size - 1)
+        return out
+
+    def free_variable_masks(self) -> dict[str, int]:
+        """Per in dim, a mask of the input bits that are free variables (the
+        non-pivot columns of the RREF): bits that only broadcast."""
+        pivots = {f2.lowest_bit(r) for r in self._rref_rows}
+        out, c = {}, 0
+        for d, bs in self._bases:
+            mask = 0
+            for i in range(len(bs)):
+                if c not in pivots:
+                    mask |= 1 << i
+                c += 1
+            out[d] = mask
+        return out
+
+    def num_consecutive_in_out(self) -> int:
+        """How many consecutive inputs of the first in dim map to consecutive
+        outputs of the first out dim, as Triton computes it."""
+        if not self._bases or not self._out:
+            return 1
+        first_dim, first = self._bases[0]
+        consec = 0
+        while consec < len(first):
+            b = first[consec]
+            if b[0] != 1 << consec or any(b[1:]):
+                break
+            consec += 1
+        other = 0
+        for d, bs in self._bases:
+            for i, b in enumerate(bs):
+                if d != first_dim or i >= consec:
+                    other |= b[0]
+        tz = f2.lowest_bit(other) if other else 31
+        return 1 << min(consec, tz)
+
+    def sublayout_is_zero(self, ins: Sequence[str], outs: Sequence[str]) -> bool:
+        sub = self.sublayout(ins, outs)
+        return not any(any(b) for _, bs in sub._bases for b in bs)
+
+    def square_sublayout_is_identity(self, dims: Sequence[str]) -> bool:
+        """Whether the sub-map dims -> dims is the identity (sizes equal)."""
+        if not dims:
+            return True
+        for d in dims:
+            if self.in_dim_size(d) != self.out_dim_size(d):
+                return False
+        sub = self.sublayout(dims, dims).flatten_ins().flatten_outs()
+        return all(b[0] == 1 << i for i, b in enumerate(sub._bases[0][1]))
+
+    def is_trivial_over(self, dims: Sequence[str]) -> bool:
+        """True when L acts as the identity on ``dims``: dims -> dims is the
+        identity, other inputs never reach ``dims`` and ``dims`` never reach
+        other outputs."""
+        for d in dims:
+            if not self.has_in_dim(d) and not self.has_out_dim(d):
+                return False
+        rest_in = [d for d in self.in_dim_names if d not in dims]
+        rest_out = [d for d in self.out_dim_names if d not in dims]
+        return (
+            self.square_sublayout_is_identity(dims)
+            and self.sublayout_is_zero(rest_in, dims)
+            and self.sublayout_is_zero(dims, rest_out)
+        )
+
+    def quotient(self, dims: Sequence[str]) -> LinearLayout | None:
+        """The layout with ``dims`` removed, if it is trivial over them."""
+        if not self.is_trivial_over(dims):
+            return None
+        return self.sublayout(
+            [d for d in self.in_dim_names if d not in dims],
+            [d for d in self.out_dim_names if d not in dims],
+        )
+
+    # ------------------------------------------------------------- reshaping
+    def sublayout(self, ins: Sequence[str], outs: Sequence[str]) -> LinearLayout:
+        """Keep the in dims ``ins`` and out dims ``outs`` (layout order kept;
+        out sizes unchanged)."""
+        ins = _as_names(ins)
+        outs = _as_names(outs)
+        for d in ins:
+            self._in_bases(d)
+        for d in outs:
+            self._out_position(d)
+        keep = [i for i, (n, _) in enumerate(self._out) if n in outs]
+        return LinearLayout(
+            [(d, [tuple(b[i] for i in keep) for b in bs]) for d, bs in self._bases if d in ins],
+            [self._out[i] for i in keep],
+        )
+
+    def transpose_ins(self, order: Sequence[str]) -> LinearLayout:
+        """Reorder the in dims."""
+        _check_same_names(order, self.in_dim_names, "in")
+        return LinearLayout([(d, self._in_bases(d)) for d in order], self._out)
+
+    def transpose_outs(self, order: Sequence[str]) -> LinearLayout:
+        """Reorder the out dims, permuting every basis's components."""
+        _check_same_names(order, self.out_dim_names, "out")
+        perm = [self._out_index[n] for n in order]
+        return LinearLayout(
+            [(d, [tuple(b[p] for p in perm) for b in bs]) for d, bs in self._bases],
+            [self._out[p] for p in perm],
+        )
+
+    def reshape_ins(self, new_in_dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> LinearLayout:
+        """Concatenate every basis in in-dim order and re-split by the new sizes."""
+        new = _as_pairs(new_in_dims)
+        for _, s in new:
+            _check_pow2(s)
+        total = 1
+        for _, s in new:
+            total *= s
+        if total != self.total_in_size:
+            raise LayoutError(
+                f"reshape_ins: total size {total} != layout's in size {self.total_in_size}"
+            )
+        flat = [b for _, bs in self._bases for b in bs]
+        out, i = [], 0
+        for d, s in new:
+            k = _log2(s)
+            out.append((d, flat[i : i + k]))
+            i += k
+        return LinearLayout(out, self._out)
+
+    def reshape_outs(self, new_out_dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> LinearLayout:
+        """Flatten every basis to one int (first out dim low) and split it by
+        the new sizes."""
+        new = _as_pairs(new_out_dims)
+        for _, s in new:
+            _check_pow2(s)
+        total = 1
+        for _, s in new:
+            total *= s
+        if total != self.total_out_size:
+            raise LayoutError(
+                f"reshape_outs: total size {total} != layout's out size {self.total_out_size}"
+            )
+        shifts, sh = [], 0
+        for _, s in new:
+            shifts.append(sh)
+            sh += _log2(s)
+
+        def split(v: int) -> Basis:
+            return tuple((v >> t) & (s - 1) for t, (_, s) in zip(shifts, new))
+
+        return LinearLayout(
+            [(d, [split(self._flatten_basis(b)) for b in bs]) for d, bs in self._bases],
+            new,
+        )
+
+    def flatten_ins(self) -> LinearLayout:
+        """One in dim, named after the first, of the total in size."""
+        if not self._bases:
+            return self
+        return self.reshape_ins([(self._bases[0][0], self.total_in_size)])
+
+    def flatten_outs(self) -> LinearLayout:
+        """One out dim, named after the first, of the total out size."""
+        if not self._out:
+            return self
+        return self.reshape_outs([(self._out[0][0], self.total_out_size)])
+
+    def squeeze_ins(self, dim: str) -> LinearLayout:
+        if self.in_dim_size(dim) != 1:
+            raise LayoutError(f"squeeze_ins: in dim '{dim}' has size {self.in_dim_size(dim)}")
+        return LinearLayout([(d, bs) for d, bs in self._bases if d != dim], self._out)
+
+    def squeeze_outs(self, dim: str) -> LinearLayout:
+        if self.out_dim_size(dim) != 1:
+            raise LayoutError(f"squeeze_outs: out dim '{dim}' has size {self.out_dim_size(dim)}")
+        return self.reshape_outs([(n, s) for n, s in self._out if n != dim])
+
+    def resize_in_dim(self, dim: str, new_size: int) -> LinearLayout:
+        """Truncate the bases of ``dim`` or pad them with zero bases."""
+        _check_pow2(new_size)
+        bs = list(self._in_bases(dim))
+        k = _log2(new_size)
+        bs = bs[:k] + [(0,) * len(self._out)] * (k - len(bs))
+        return LinearLayout([(d, bs if d == dim else b) for d, b in self._bases], self._out)
+
+    def resize_out_dim(self, dim: str, new_size: int) -> LinearLayout:
+        """Change the size of out dim ``dim``; when it shrinks, components at
+        or above the new size become zero (a broadcast)."""
+        _check_pow2(new_size)
+        p = self._out_position(dim)
+
+        def fix(b: Basis) -> Basis:
+            if b[p] < new_size:
+                return b
+            return b[:p] + (0,) + b[p + 1 :]
+
+        return LinearLayout(
+            [(d, [fix(b) for b in bs]) for d, bs in self._bases],
+            [(n, new_size if n == dim else s) for n, s in self._out],
+        )
+
+    def remove_zero_bases_along_dim(self, dim: str) -> LinearLayout:
+        """Drop the all-zero bases of in dim ``dim``."""
+        self._in_bases(dim)
+        return LinearLayout(
+            [(d, [b for b in bs if any(b)] if d == dim else bs) for d, bs in self._bases],
+            self._out,
+        )
+
+    def concat_ins(self, other: LinearLayout) -> LinearLayout:
+        """Put the in dims of ``other`` (same out dims, disjoint in dims) after ours."""
+        if self._out != other._out:
+            raise LayoutError("concat_ins needs layouts with the same out dims")
+        if set(self._in_index) & set(other._in_index):
+            raise LayoutError("concat_ins needs disjoint in dims")
+        return LinearLayout(self._bases + other._bases, self._out)
+
+    def concat_outs(self, other: LinearLayout) -> LinearLayout:
+        """Put the out dims of ``other`` (same in dims and sizes) after ours."""
+        if self.in_dims != other.in_dims:
+            raise LayoutError("concat_outs needs layouts with the same in dims and sizes")
+        if set(self._out_index) & set(other._out_index):
+            raise LayoutError("concat_outs needs disjoint out dims")
+        return LinearLayout(
+            [(d, [a + b for a, b in zip(bs, other._in_bases(d))]) for d, bs in self._bases],
+            self._out + other._out,
+        )
+
+    # ----------------------------------------------------------- the algebra
+    def __mul__(self, outer: LinearLayout) -> LinearLayout:
+        """Direct product: ``self`` is the minor (inner) factor.
+
+        In and out dims are merged in order; for every shared out dim ``self``
+        takes the low bits and ``outer``'s bases are shifted above them.
+        """
+        if not isinstance(outer, LinearLayout):
+            return NotImplemented
+        inner = self
+        in_names = supremum(inner.in_dim_names, outer.in_dim_names)
+        out_names = supremum(inner.out_dim_names, outer.out_dim_names)
+        out_log2 = dict.fromkeys(out_names, 0)
+        for lay in (inner, outer):
+            for n, s in lay._out:
+                out_log2[n] += _log2(s)
+        pos = {n: k for k, n in enumerate(out_names)}
+        new_bases = []
+        for d in in_names:
+            rows: list[list[int]] = []
+            for lay, shift_from in ((inner, None), (outer, inner)):
+                if not lay.has_in_dim(d):
+                    continue
+                for b in lay._in_bases(d):
+                    row = [0] * len(out_names)
+                    for (n, _), c in zip(lay._out, b):
+                        sh = 0
+                        if shift_from is not None and shift_from.has_out_dim(n):
+                            sh = shift_from.out_dim_size_log2(n)
+                        row[pos[n]] = c << sh
+                    rows.append(row)
+            new_bases.append((d, rows))
+        return LinearLayout(new_bases, [(n, 1 << out_log2[n]) for n in out_names])
+
+    def compose(self, outer: LinearLayout) -> LinearLayout:
+        """``outer ∘ self``: apply ``outer`` to every basis of ``self``.
+
+        Needs out dims of ``self`` == in dims of ``outer`` (any order), each no
+        larger than ``outer``'s.
+        """
+        _check_same_names(self.out_dim_names, outer.in_dim_names, "compose: out/in")
+        for n, s in self._out:
+            if s > outer.in_dim_size(n):
+                raise LayoutError(
+                    f"compose: out dim '{n}' has size {s} > outer in size {outer.in_dim_size(n)}"
+                )
+        # Columns of `outer`, addressed by (dim, bit) in our out-dim order.
+        cols = []
+        for n, s in self._out:
+            ob = outer._in_bases(n)
+            cols.append([outer._flatten_basis(b) for b in ob])
+        new_bases = []
+        for d, bs in self._bases:
+            rows = []
+            for b in bs:
+                v = 0
+                for c, dim_cols in zip(b, cols):
+                    i = 0
+                    while c:
+                        if c & 1:
+                            v ^= dim_cols[i]
+                        c >>= 1
+                        i += 1
+                rows.append(outer._unflatten(v))
+            new_bases.append((d, rows))
+        return LinearLayout(new_bases, outer._out)
+
+    def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
+        """C with ``outer(C(x)) == self(x)`` for every x.
+
+        In dims present in both whose sublayouts (that in dim -> all out dims)
+        are equal map by the identity. The rest is the minimum-norm solution of
+        the F2 least-squares system outer·C = self: free variables are zero,
+        so data broadcast in ``outer`` collapses onto one source. C has in dims
+        = ours and out dims = ``outer``'s in dims; it may be non-surjective.
+        """
+        outs = self.out_dim_names
+        _check_same_names(outs, outer.out_dim_names, "invert_and_compose: out")
+        a = outer.transpose_outs(outs)
+        b = self
+        for n in outs:
+            if a.out_dim_size(n) < b.out_dim_size(n):
+                raise LayoutError(
+                    f"invert_and_compose: out dim '{n}' of size {b.out_dim_size(n)} "
+                    f"exceeds the outer layout's {a.out_dim_size(n)}"
+                )
+        identity_dims = [
+            d
+            for d in a.in_dim_names
+            if b.has_in_dim(d) and a._in_bases(d) == b._in_bases(d)
+        ]
+        a_rest = [d for d in a.in_dim_names if d not in identity_dims]
+        b_rest = [d for d in b.in_dim_names if d not in identity_dims]
+        if bool(a_rest) != bool(b_rest):
+            raise LayoutError(
+                "invert_and_compose: one layout has dims left to solve and the other none"
+            )
+        ret = LinearLayout.empty()
+        if a_rest:
+            ret = _lstsq(a.sublayout(a_rest, outs), b.sublayout(b_rest, outs))
+        for d in identity_dims:
+            ret = ret * LinearLayout.identity_1d(a.in_dim_size(d), d, d)
+        return ret.transpose_ins(b.in_dim_names).transpose_outs(a.in_dim_names)
+
+    def pseudoinvert(self) -> LinearLayout:
+        """Minimum-norm right inverse: ``identity(outs).invert_and_compose(self)``."""
+        ident = LinearLayout.empty()
+        for n, s in self._out:
+            ident = ident * LinearLayout.identity_1d(s, n, n)
+        return ident.invert_and_compose(self)
+
+    def invert(self) -> LinearLayout:
+        """The inverse of an invertible layout."""
+        if not self.is_invertible():
+            raise LayoutError("invert: layout is not invertible (surjective and square)")
+        return self.pseudoinvert()
+
+    def divide_left(self, b: LinearLayout) -> LinearLayout | None:
+        """C with ``b * C == self``, or None."""
+        return _divide(self, b, left=True)
+
+    def divide_right(self, b: LinearLayout) -> LinearLayout | None:
+        """C with ``C * b == self``, or None."""
+        return _divide(self, b, left=False)
+
+    # ------------------------------------------------------- identity, text
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LinearLayout):
+            return NotImplemented
+        return self._bases == other._bases and self._out == other._out
+
+    def equal_ignoring_out_dim_sizes(self, other: LinearLayout) -> bool:
+        return self._bases == other._bases and self.out_dim_names == other.out_dim_names
+
+    def __hash__(self) -> int:
+        return hash((self._bases, self._out))
+
+    def __str__(self) -> str:
+        """Triton's ``LinearLayout::toString`` exactly."""
+        outs = "[" + ", ".join(f"{n} (size {s})" for n, s in self._out) + "]"
+        if not self._bases:
+            if not self._out:
+                return "\n(empty layout)"
+            return f"\n(empty layout with out-dims {outs})"
+        parts = ["\n"]
+        for d, bs in self._bases:
+            if not bs:
+                parts.append(f" - {d} is a size 1 dimension\n")
+                continue
+            lines = [
+                f"{d}={1 << i} -> ({', '.join(str(c) for c in b)})" for i, b in enumerate(bs)
+            ]
+            parts.append(" - " + "\n   ".join(lines) + "\n")
+        parts.append("where out dims are: " + outs)
+        return "".join(parts)
+
+    def __repr__(self) -> str:
+        return f"LinearLayout.from_bases({self.bases!r}, {self.out_dims!r})"
+
+    def to_json(self) -> dict:
+        """``{"in_dims": {in: [[...], ...]}, "out_dims": {out: size}}``."""
+        return {
+            "in_dims": {d: [list(b) for b in bs] for d, bs in self._bases},
+            "out_dims": dict(self._out),
+        }
+
+
+# --------------------------------------------------------------------- helpers
+def _check_pow2(n: int) -> None:
+    if not _is_pow2(n):
+        raise LayoutError(f"size {n} is not a power of 2")
+
+
+def _as_names(names: Sequence[str] | str) -> list[str]:
+    return [names] if isinstance(names, str) else list(names)
+
+
+def _as_pairs(dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> list[tuple[str, int]]:
+    if isinstance(dims, Mapping):
+        return list(dims.items())
+    return [(str(n), int(s)) for n, s in dims]
+
+
+def _check_same_names(a: Sequence[str], b: Sequence[str], what: str) -> None:
+    if sorted(a) != sorted(b):
+        raise LayoutError(
+            f"{what} dims must match ignoring order, got [{', '.join(a)}] and [{', '.join(b)}]"
+        )
+
+
+def _lstsq(a: LinearLayout, b: LinearLayout) -> LinearLayout:
+    """Minimum-norm X with ``a ∘ X == b`` (a, b share out dims, in a's order).
+
+    Solves the system column by column in flat form: ``b``'s out bits are
+    aligned inside each of ``a``'s (possibly larger) out dims.
+    """
+    n_rows = a.total_out_size_log2
+    # Re-express b's columns in a's flat out-bit numbering.
+    b_cols = []
+    for _, bs in b._bases:
+        for basis in bs:
+            v = 0
+            for (n, _), c in zip(b._out, basis):
+                v |= c << a._out_shifts[a._out_index[n]]
+            b_cols.append(v)
+    x = f2.solve_min_norm(a.flat_columns, b_cols, n_rows)
+    if x is None:
+        raise LayoutError(
+            "invert_and_compose: the image of the layout is not contained in the "
+            "image of the outer layout"
+        )
+    flat = LinearLayout(
+        [("_in", [(v,) for v in x])], [("_out", a.total_in_size)]
+    )
+    return flat.reshape_ins(b.in_dims.items()).reshape_outs(a.in_dims.items())
+
+
+def _divide(a: LinearLayout, b: LinearLayout, *, left: bool) -> LinearLayout | None:
+    """Shared body of divide_left (a = b * C) and divide_right (a = C * b)."""
+    if not all(a.has_in_dim(d) for d in b.in_dim_names):
+        return None
+    if not all(a.has_out_dim(d) for d in b.out_dim_names):
+        return None
+    c_out = []
+    for n, sa in a._out:
+        sb = b.out_dim_size(n) if b.has_out_dim(n) else 1
+        if sa % sb:
+            return None
+        c_out.append((n, sa // sb))
+    c_size = dict(c_out)
+    c_bases = []
+    for d, abs_ in a._bases:
+        in_b = b.in_dim_size_log2(d) if b.has_in_dim(d) else 0
+        in_c = len(abs_) - in_b
+        if in_c < 0:
+            return None
+        rows = []
+        if left:
+            # a's first in_b bases are b's (zero where b lacks the out dim);
+            # the rest, divided by b's out sizes, are C's.
+            for i in range(in_b):
+                for n, _ in a._out:
+                    want = b.basis(d, i, n) if b.has_out_dim(n) else 0
+                    if abs_[i][a._out_index[n]] != want:
+                        return None
+            for i in range(in_b, len(abs_)):
+                row = []
+                for k, (n, _) in enumerate(a._out):
+                    sb = b.out_dim_size(n) if b.has_out_dim(n) else 1
+                    v = abs_[i][k]
+                    if v % sb:
+                        return None
+                    row.append(v // sb)
+                rows.append(row)
+        else:
+            # a's first in_c bases are C's; the rest are b's scaled by C's sizes.
+            for i in range(in_c):
+                rows.append(list(abs_[i]))
+            for i in range(in_c, len(abs_)):
+                for n in b.out_dim_names:
+                    v = abs_[i][a._out_index[n]]
+                    if v % c_size[n] or v // c_size[n] != b.basis(d, i - in_c, n):
+                        return None
+        c_bases.append((d, rows))
+    try:
+        c = LinearLayout(c_bases, c_out)
+    except LayoutError:
+        return None
+    if (b * c if left else c * b) != a:
+        return None
+    return c
