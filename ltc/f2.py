@@ -100,36 +100,77 @@ def intersect_spans(a: Iterable[int], b: Iterable[int]) -> list[int]:
     return rref(r >> width for r in rref(rows) if r & mask == 0)
 
 
-def solve_min_norm(
-    a_cols: Sequence[int], b_cols: Sequence[int], n_rows: int
-) -> list[int] | None:
-    """Least-norm solution X of A·X = B over F2, column by column.
+class ColumnEchelon:
+    """Columns of a matrix, added left to right, kept in echelon form.
 
-    ``a_cols``/``b_cols`` are the columns of A and B (ints of ``n_rows`` bits).
-    Returns, for each column of B, the int whose bit i says whether column i of
-    A is used; free variables are set to zero. None if some column of B is not
-    in the column span of A.
+    A column is a *pivot column* when it is not in the span of the columns
+    added before it; these are exactly the pivot columns of the matrix's RREF,
+    and the other columns are its free variables. Each stored vector carries
+    the set of pivot columns (a bit mask of column indices) that sum to it, so
+    any vector of the span can be written in terms of pivot columns alone.
     """
-    na = len(a_cols)
-    nb = len(b_cols)
-    rows = []
-    for r in range(n_rows):
-        row = 0
-        for c, col in enumerate(a_cols):
-            row |= (col >> r & 1) << c
-        for c, col in enumerate(b_cols):
-            row |= (col >> r & 1) << (na + c)
-        rows.append(row)
-    sol_rows = [0] * na  # sol_rows[i] = bits over B's columns, for variable i
-    mask_a = (1 << na) - 1
-    for row in rref(rows):
-        if row & mask_a == 0:
-            return None
-        sol_rows[lowest_bit(row)] = row >> na
+
+    __slots__ = ("_by_top", "count", "pivot_mask")
+
+    def __init__(self) -> None:
+        self._by_top: dict[int, tuple[int, int]] = {}  # top bit -> (vector, mask)
+        self.count = 0  # columns added so far
+        self.pivot_mask = 0  # bit c set when column c is a pivot column
+
+    def add(self, col: int) -> bool:
+        """Append a column; True when it is a pivot column."""
+        c = self.count
+        self.count += 1
+        v, m = self._reduce(col, 1 << c)
+        if v == 0:
+            return False
+        self._by_top[v.bit_length() - 1] = (v, m)
+        self.pivot_mask |= 1 << c
+        return True
+
+    def _reduce(self, v: int, m: int) -> tuple[int, int]:
+        by_top = self._by_top
+        while v:
+            entry = by_top.get(v.bit_length() - 1)
+            if entry is None:
+                break
+            v ^= entry[0]
+            m ^= entry[1]
+        return v, m
+
+    @property
+    def rank(self) -> int:
+        return len(self._by_top)
+
+    def express(self, v: int) -> int | None:
+        """The pivot columns summing to ``v`` (a mask), or None if v is not
+        in the span."""
+        r, m = self._reduce(v, 0)
+        return m if r == 0 else None
+
+
+def column_echelon(cols: Iterable[int]) -> ColumnEchelon:
+    """A ``ColumnEchelon`` holding ``cols`` in order."""
+    ech = ColumnEchelon()
+    for c in cols:
+        ech.add(c)
+    return ech
+
+
+def solve_min_norm(a_cols: Sequence[int], b_cols: Sequence[int]) -> list[int] | None:
+    """Minimum-norm solution X of A·X = B over F2, one column of B at a time.
+
+    ``a_cols``/``b_cols`` are the columns of A and B as bit-vectors (bit r =
+    row r). Returns, for each column of B, a mask of the columns of A that sum
+    to it, using pivot columns only (free variables are zero — the choice
+    Triton's least-squares solver makes). None if some column of B is not in
+    the column span of A.
+    """
+    ech = column_echelon(a_cols)
     out = []
-    for j in range(nb):
-        x = 0
-        for i in range(na):
-            x |= (sol_rows[i] >> j & 1) << i
-        out.append(x)
+    for b in b_cols:
+        m = ech.express(b)
+        if m is None:
+            return None
+        out.append(m)
     return out

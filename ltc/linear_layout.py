@@ -140,6 +140,16 @@ class LinearLayout:
                 "layout is expected to be surjective but is not:" + str(self)
             )
 
+    @classmethod
+    def _make(
+        cls, bases: tuple[tuple[str, tuple[Basis, ...]], ...], out: tuple[tuple[str, int], ...]
+    ) -> LinearLayout:
+        """Trusted constructor: the caller guarantees the invariants."""
+        self = object.__new__(cls)
+        self._bases = bases
+        self._out = out
+        return self
+
     # ----------------------------------------------------------- constructors
     @classmethod
     def from_bases(
@@ -329,21 +339,14 @@ class LinearLayout:
         return tuple(self._flatten_basis(b) for _, bs in self._bases for b in bs)
 
     @cached_property
-    def _rref_rows(self) -> list[int]:
-        """RREF of the matrix: rows are output bits, bit c is input column c."""
-        cols = self.flat_columns
-        rows = []
-        for r in range(self.total_out_size_log2):
-            row = 0
-            for c, col in enumerate(cols):
-                row |= (col >> r & 1) << c
-            rows.append(row)
-        return f2.rref(rows)
+    def _echelon(self) -> f2.ColumnEchelon:
+        """The matrix's columns in echelon form: rank and pivot columns."""
+        return f2.column_echelon(self.flat_columns)
 
-    @cached_property
+    @property
     def rank(self) -> int:
         """Rank of the layout's matrix over F2."""
-        return len(self._rref_rows)
+        return self._echelon.rank
 
     # ---------------------------------------------------------------- queries
     def is_surjective(self) -> bool:
@@ -406,15 +409,12 @@ class LinearLayout:
     def free_variable_masks(self) -> dict[str, int]:
         """Per in dim, a mask of the input bits that are free variables (the
         non-pivot columns of the RREF): bits that only broadcast."""
-        pivots = {f2.lowest_bit(r) for r in self._rref_rows}
+        pivots = self._echelon.pivot_mask
         out, c = {}, 0
         for d, bs in self._bases:
-            mask = 0
-            for i in range(len(bs)):
-                if c not in pivots:
-                    mask |= 1 << i
-                c += 1
-            out[d] = mask
+            k = len(bs)
+            out[d] = ~(pivots >> c) & ((1 << k) - 1)
+            c += k
         return out
 
     def num_consecutive_in_out(self) -> int:
@@ -486,23 +486,23 @@ class LinearLayout:
         for d in outs:
             self._out_position(d)
         keep = [i for i, (n, _) in enumerate(self._out) if n in outs]
-        return LinearLayout(
-            [(d, [tuple(b[i] for i in keep) for b in bs]) for d, bs in self._bases if d in ins],
-            [self._out[i] for i in keep],
+        return LinearLayout._make(
+            tuple((d, tuple(tuple(b[i] for i in keep) for b in bs)) for d, bs in self._bases if d in ins),
+            tuple(self._out[i] for i in keep),
         )
 
     def transpose_ins(self, order: Sequence[str]) -> LinearLayout:
         """Reorder the in dims."""
         _check_same_names(order, self.in_dim_names, "in")
-        return LinearLayout([(d, self._in_bases(d)) for d in order], self._out)
+        return LinearLayout._make(tuple((d, self._in_bases(d)) for d in order), self._out)
 
     def transpose_outs(self, order: Sequence[str]) -> LinearLayout:
         """Reorder the out dims, permuting every basis's components."""
         _check_same_names(order, self.out_dim_names, "out")
         perm = [self._out_index[n] for n in order]
-        return LinearLayout(
-            [(d, [tuple(b[p] for p in perm) for b in bs]) for d, bs in self._bases],
-            [self._out[p] for p in perm],
+        return LinearLayout._make(
+            tuple((d, tuple(tuple(b[p] for p in perm) for b in bs)) for d, bs in self._bases),
+            tuple(self._out[p] for p in perm),
         )
 
     def reshape_ins(self, new_in_dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> LinearLayout:
@@ -521,9 +521,9 @@ class LinearLayout:
         out, i = [], 0
         for d, s in new:
             k = _log2(s)
-            out.append((d, flat[i : i + k]))
+            out.append((d, tuple(flat[i : i + k])))
             i += k
-        return LinearLayout(out, self._out)
+        return LinearLayout._make(tuple(out), self._out)
 
     def reshape_outs(self, new_out_dims: Sequence[tuple[str, int]] | Mapping[str, int]) -> LinearLayout:
         """Flatten every basis to one int (first out dim low) and split it by
@@ -546,9 +546,9 @@ class LinearLayout:
         def split(v: int) -> Basis:
             return tuple((v >> t) & (s - 1) for t, (_, s) in zip(shifts, new))
 
-        return LinearLayout(
-            [(d, [split(self._flatten_basis(b)) for b in bs]) for d, bs in self._bases],
-            new,
+        return LinearLayout._make(
+            tuple((d, tuple(split(self._flatten_basis(b)) for b in bs)) for d, bs in self._bases),
+            tuple(new),
         )
 
     def flatten_ins(self) -> LinearLayout:
@@ -642,21 +642,27 @@ class LinearLayout:
                 out_log2[n] += _log2(s)
         pos = {n: k for k, n in enumerate(out_names)}
         new_bases = []
+        # Where each factor's out components go, and how far they shift.
+        placing = []
+        for lay, below in ((inner, None), (outer, inner)):
+            place = []
+            for n, _ in lay._out:
+                sh = below.out_dim_size_log2(n) if below is not None and below.has_out_dim(n) else 0
+                place.append((pos[n], sh))
+            placing.append((lay, place))
         for d in in_names:
-            rows: list[list[int]] = []
-            for lay, shift_from in ((inner, None), (outer, inner)):
-                if not lay.has_in_dim(d):
+            rows: list[tuple[int, ...]] = []
+            for lay, place in placing:
+                k = lay._in_index.get(d)
+                if k is None:
                     continue
-                for b in lay._in_bases(d):
+                for b in lay._bases[k][1]:
                     row = [0] * len(out_names)
-                    for (n, _), c in zip(lay._out, b):
-                        sh = 0
-                        if shift_from is not None and shift_from.has_out_dim(n):
-                            sh = shift_from.out_dim_size_log2(n)
-                        row[pos[n]] = c << sh
-                    rows.append(row)
-            new_bases.append((d, rows))
-        return LinearLayout(new_bases, [(n, 1 << out_log2[n]) for n in out_names])
+                    for (p, sh), c in zip(place, b):
+                        row[p] = c << sh
+                    rows.append(tuple(row))
+            new_bases.append((d, tuple(rows)))
+        return LinearLayout._make(tuple(new_bases), tuple((n, 1 << out_log2[n]) for n in out_names))
 
     def compose(self, outer: LinearLayout) -> LinearLayout:
         """``outer ∘ self``: apply ``outer`` to every basis of ``self``.
@@ -670,26 +676,32 @@ class LinearLayout:
                 raise LayoutError(
                     f"compose: out dim '{n}' has size {s} > outer in size {outer.in_dim_size(n)}"
                 )
-        # Columns of `outer`, addressed by (dim, bit) in our out-dim order.
-        cols = []
-        for n, s in self._out:
-            ob = outer._in_bases(n)
-            cols.append([outer._flatten_basis(b) for b in ob])
+        # Column of `outer` for each of our flat out bits.
+        outer_cols = outer.flat_columns
+        start, k = {}, 0
+        for d, bs in outer._bases:
+            start[d] = k
+            k += len(bs)
+        by_bit = [
+            outer_cols[start[n] + i] for n, size in self._out for i in range(_log2(size))
+        ]
+        unflatten = outer._unflatten
         new_bases = []
+        col = 0
+        mine = self.flat_columns
         for d, bs in self._bases:
             rows = []
-            for b in bs:
-                v = 0
-                for c, dim_cols in zip(b, cols):
-                    i = 0
-                    while c:
-                        if c & 1:
-                            v ^= dim_cols[i]
-                        c >>= 1
-                        i += 1
-                rows.append(outer._unflatten(v))
-            new_bases.append((d, rows))
-        return LinearLayout(new_bases, outer._out)
+            for _ in bs:
+                v, x, i = 0, mine[col], 0
+                col += 1
+                while x:
+                    if x & 1:
+                        v ^= by_bit[i]
+                    x >>= 1
+                    i += 1
+                rows.append(unflatten(v))
+            new_bases.append((d, tuple(rows)))
+        return LinearLayout._make(tuple(new_bases), outer._out)
 
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         """C with ``outer(C(x)) == self(x)`` for every x.
@@ -698,35 +710,67 @@ class LinearLayout:
         are equal map by the identity. The rest is the minimum-norm solution of
         the F2 least-squares system outer·C = self: free variables are zero,
         so data broadcast in ``outer`` collapses onto one source. C has in dims
-        = ours and out dims = ``outer``'s in dims; it may be non-surjective.
+        = ours and out dims = ``outer``'s in dims (with ``outer``'s sizes); it
+        may be non-surjective.
         """
-        outs = self.out_dim_names
-        _check_same_names(outs, outer.out_dim_names, "invert_and_compose: out")
-        a = outer.transpose_outs(outs)
-        b = self
-        for n in outs:
-            if a.out_dim_size(n) < b.out_dim_size(n):
+        _check_same_names(self.out_dim_names, outer.out_dim_names, "invert_and_compose: out")
+        for n, s in self._out:
+            if outer.out_dim_size(n) < s:
                 raise LayoutError(
-                    f"invert_and_compose: out dim '{n}' of size {b.out_dim_size(n)} "
-                    f"exceeds the outer layout's {a.out_dim_size(n)}"
+                    f"invert_and_compose: out dim '{n}' of size {s} exceeds the "
+                    f"outer layout's {outer.out_dim_size(n)}"
                 )
-        identity_dims = [
-            d
-            for d in a.in_dim_names
-            if b.has_in_dim(d) and a._in_bases(d) == b._in_bases(d)
-        ]
-        a_rest = [d for d in a.in_dim_names if d not in identity_dims]
-        b_rest = [d for d in b.in_dim_names if d not in identity_dims]
+        # Work in outer's flat out-bit numbering; our components fit since
+        # each of our out dims is no larger than outer's.
+        shifts = [outer._out_shifts[outer._out_index[n]] for n, _ in self._out]
+        mine = {
+            d: [sum(c << sh for c, sh in zip(b, shifts)) for b in bs] for d, bs in self._bases
+        }
+        theirs = {}
+        col = 0
+        for d, bs in outer._bases:
+            theirs[d] = outer.flat_columns[col : col + len(bs)]
+            col += len(bs)
+        identity = {d for d in theirs if d in mine and list(theirs[d]) == mine[d]}
+        a_rest = [d for d, _ in outer._bases if d not in identity]
+        b_rest = [d for d, _ in self._bases if d not in identity]
         if bool(a_rest) != bool(b_rest):
             raise LayoutError(
                 "invert_and_compose: one layout has dims left to solve and the other none"
             )
-        ret = LinearLayout.empty()
-        if a_rest:
-            ret = _lstsq(a.sublayout(a_rest, outs), b.sublayout(b_rest, outs))
-        for d in identity_dims:
-            ret = ret * LinearLayout.identity_1d(a.in_dim_size(d), d, d)
-        return ret.transpose_ins(b.in_dim_names).transpose_outs(a.in_dim_names)
+        a_cols = [c for d in a_rest for c in theirs[d]]
+        b_cols = [c for d in b_rest for c in mine[d]]
+        x = f2.solve_min_norm(a_cols, b_cols)
+        if x is None:
+            raise LayoutError(
+                "invert_and_compose: the image of the layout is not contained in the "
+                "image of the outer layout"
+            )
+        # Bit k of a solution names the k-th column of a_rest: (dim, bit).
+        owners = [(d, i) for d in a_rest for i in range(len(theirs[d]))]
+        out_pos = {d: k for k, (d, _) in enumerate(outer._bases)}
+        n_out = len(outer._bases)
+        solved = iter(x)
+        new_bases = []
+        for d, bs in self._bases:
+            rows = []
+            for i in range(len(bs)):
+                row = [0] * n_out
+                if d in identity:
+                    row[out_pos[d]] = 1 << i
+                else:
+                    v, k = next(solved), 0
+                    while v:
+                        if v & 1:
+                            od, bit = owners[k]
+                            row[out_pos[od]] |= 1 << bit
+                        v >>= 1
+                        k += 1
+                rows.append(tuple(row))
+            new_bases.append((d, tuple(rows)))
+        return LinearLayout._make(
+            tuple(new_bases), tuple((d, 1 << len(bs)) for d, bs in outer._bases)
+        )
 
     def pseudoinvert(self) -> LinearLayout:
         """Minimum-norm right inverse: ``identity(outs).invert_and_compose(self)``."""
@@ -812,33 +856,6 @@ def _check_same_names(a: Sequence[str], b: Sequence[str], what: str) -> None:
         raise LayoutError(
             f"{what} dims must match ignoring order, got [{', '.join(a)}] and [{', '.join(b)}]"
         )
-
-
-def _lstsq(a: LinearLayout, b: LinearLayout) -> LinearLayout:
-    """Minimum-norm X with ``a ∘ X == b`` (a, b share out dims, in a's order).
-
-    Solves the system column by column in flat form: ``b``'s out bits are
-    aligned inside each of ``a``'s (possibly larger) out dims.
-    """
-    n_rows = a.total_out_size_log2
-    # Re-express b's columns in a's flat out-bit numbering.
-    b_cols = []
-    for _, bs in b._bases:
-        for basis in bs:
-            v = 0
-            for (n, _), c in zip(b._out, basis):
-                v |= c << a._out_shifts[a._out_index[n]]
-            b_cols.append(v)
-    x = f2.solve_min_norm(a.flat_columns, b_cols, n_rows)
-    if x is None:
-        raise LayoutError(
-            "invert_and_compose: the image of the layout is not contained in the "
-            "image of the outer layout"
-        )
-    flat = LinearLayout(
-        [("_in", [(v,) for v in x])], [("_out", a.total_in_size)]
-    )
-    return flat.reshape_ins(b.in_dims.items()).reshape_outs(a.in_dims.items())
 
 
 def _divide(a: LinearLayout, b: LinearLayout, *, left: bool) -> LinearLayout | None:

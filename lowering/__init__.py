@@ -1,0 +1,1 @@
+"""ltc.lowering (see DESIGN.md §2)."""

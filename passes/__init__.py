@@ -1,0 +1,1 @@
+"""ltc.passes (see DESIGN.md §2)."""
