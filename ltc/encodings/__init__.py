@@ -54,19 +54,23 @@ def build_encoding(node: AttrNode | AliasRef, aliases: Mapping[str, Encoding] | 
         assert isinstance(v, (AttrNode, AliasRef))
         return build_encoding(v, aliases)
 
-    reader = None
     try:
-        return cls.from_items(node, resolve) if hasattr(cls, "from_items") else _from_dict(cls, node, resolve)
+        if hasattr(cls, "from_items"):
+            return cls.from_items(node, resolve)
+        return _from_dict(cls, node, resolve)
     except EncodingError as e:
-        reader = e.field
-        col = node.col
-        # Point at the offending field when we can find it.
-        for item in node.items:
-            if isinstance(item, DictValue):
-                for key, _, kcol in item.entries:
-                    if key == reader:
-                        col = kcol
-        raise AttrTextError(f"#{node.name}: {e.message}", col) from None
+        raise AttrTextError(f"#{node.name}: {e.message}", _field_column(node, e.field)) from None
+
+
+def _field_column(node: AttrNode, key: str | None) -> int:
+    """Column of field ``key`` in the attribute's text (the attribute's own
+    column when the field is absent or unnamed)."""
+    for item in node.items:
+        if isinstance(item, DictValue):
+            for k, _, col in item.entries:
+                if k == key:
+                    return col
+    return node.col
 
 
 def _from_dict(cls: type[Encoding], node: AttrNode, resolve) -> Encoding:
