@@ -53,38 +53,44 @@ def _next_pow2_above(x: int) -> int:
 def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
     """Order-preserving merge of two dim-name lists (Triton's ``supremum``).
 
-    Raises LayoutError when the names the lists share appear in different
-    orders.
+    Walks both lists; a name only one list has is taken as soon as it comes
+    up, and between two shared names the one whose position in the other list
+    comes first is taken first (ties favour ``x``). When the lists order their
+    shared names differently there is no true supremum; like Triton's release
+    build we still return this merge rather than fail.
     """
-    common_x = [d for d in x if d in y]
-    common_y = [d for d in y if d in x]
-    if common_x != common_y:
-        raise LayoutError(
-            f"dims common to both layouts must appear in the same order, got "
-            f"[{', '.join(x)}] and [{', '.join(y)}]"
-        )
+    pos_x = {d: k for k, d in enumerate(x)}
+    pos_y = {d: k for k, d in enumerate(y)}
     result: list[str] = []
     seen: set[str] = set()
     i = j = 0
-    while i < len(x) or j < len(y):
-        while i < len(x) and x[i] in seen:
+    nx, ny = len(x), len(y)
+    while i < nx or j < ny:
+        while i < nx and x[i] in seen:
             i += 1
-        while j < len(y) and y[j] in seen:
+        while j < ny and y[j] in seen:
             j += 1
-        if i >= len(x):
-            result.extend(d for d in y[j:] if d not in seen)
+        if i >= nx and j >= ny:
             break
-        if j >= len(y):
-            result.extend(d for d in x[i:] if d not in seen)
-            break
-        if x[i] == y[j]:
-            pick = x[i]
-        elif x[i] not in y:
-            pick = x[i]
+        if i < nx and j < ny and x[i] == y[j]:
+            pick_x = True
         else:
-            pick = y[j]
-        result.append(pick)
-        seen.add(pick)
+            cand_x = pos_y[x[i]] if i < nx and pos_y.get(x[i], -1) >= j else None
+            cand_y = pos_x[y[j]] if j < ny and pos_x.get(y[j], -1) >= i else None
+            if i < nx and cand_x is None:
+                pick_x = True
+            elif j < ny and cand_y is None:
+                pick_x = False
+            else:
+                pick_x = cand_x <= cand_y  # type: ignore[operator]
+        if pick_x:
+            result.append(x[i])
+            seen.add(x[i])
+            i += 1
+        else:
+            result.append(y[j])
+            seen.add(y[j])
+            j += 1
     return result
 
 
@@ -731,13 +737,21 @@ class LinearLayout:
         for d, bs in outer._bases:
             theirs[d] = outer.flat_columns[col : col + len(bs)]
             col += len(bs)
-        identity = {d for d in theirs if d in mine and list(theirs[d]) == mine[d]}
+        # A shared in dim maps by the identity when both layouts give it the
+        # same bases and no other in dim (of either layout) touches the output
+        # bits it spans; otherwise the identity could clash with the solution.
+        touched = {d: _or_all(cols) for d, cols in theirs.items()}
+        touched_mine = {d: _or_all(cols) for d, cols in mine.items()}
+        identity = set()
+        for d in theirs:
+            if d not in mine or list(theirs[d]) != mine[d]:
+                continue
+            others = _or_all(m for e, m in touched.items() if e != d)
+            others |= _or_all(m for e, m in touched_mine.items() if e != d)
+            if touched[d] & others == 0:
+                identity.add(d)
         a_rest = [d for d, _ in outer._bases if d not in identity]
         b_rest = [d for d, _ in self._bases if d not in identity]
-        if bool(a_rest) != bool(b_rest):
-            raise LayoutError(
-                "invert_and_compose: one layout has dims left to solve and the other none"
-            )
         a_cols = [c for d in a_rest for c in theirs[d]]
         b_cols = [c for d in b_rest for c in mine[d]]
         x = f2.solve_min_norm(a_cols, b_cols)
@@ -836,6 +850,13 @@ class LinearLayout:
 
 
 # --------------------------------------------------------------------- helpers
+def _or_all(values: Iterable[int]) -> int:
+    acc = 0
+    for v in values:
+        acc |= v
+    return acc
+
+
 def _check_pow2(n: int) -> None:
     if not _is_pow2(n):
         raise LayoutError(f"size {n} is not a power of 2")
