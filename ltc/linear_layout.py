@@ -197,9 +197,7 @@ class LinearLayout:
         if size == 0:
             return cls.empty()
         _check_pow2(size)
-        return cls(
-            [(in_dim, [(1 << i,) for i in range(_log2(size))])], [(out_dim, size)]
-        )
+        return cls._make(((in_dim, tuple((1 << i,) for i in range(_log2(size)))),), ((out_dim, size),))
 
     @classmethod
     def strided_1d(
@@ -210,9 +208,8 @@ class LinearLayout:
             return cls.empty()
         _check_pow2(size)
         _check_pow2(stride)
-        return cls(
-            [(in_dim, [(stride << i,) for i in range(_log2(size))])],
-            [(out_dim, stride * size)],
+        return cls._make(
+            ((in_dim, tuple((stride << i,) for i in range(_log2(size)))),), ((out_dim, stride * size),)
         )
 
     @classmethod
@@ -223,7 +220,8 @@ class LinearLayout:
         if size == 0:
             return cls.empty()
         _check_pow2(size)
-        return cls([(in_dim, [(0,)] * _log2(size))], [(out_dim, out_size)])
+        _check_pow2(out_size)
+        return cls._make(((in_dim, ((0,),) * _log2(size)),), ((out_dim, out_size),))
 
     # -------------------------------------------------------------- accessors
     @property
@@ -366,25 +364,26 @@ class LinearLayout:
 
     def apply(self, ins: Mapping[str, int]) -> dict[str, int]:
         """Evaluate the layout: ``{in_dim: value}`` (every in dim) -> ``{out_dim: value}``."""
-        if set(ins) != set(self._in_index):
+        if len(ins) != len(self._bases) or any(d not in ins for d, _ in self._bases):
             raise LayoutError(
                 f"apply needs exactly the in dims {self.in_dim_names}, got {list(ins)}"
             )
-        acc = [0] * len(self._out)
+        cols = self.flat_columns
+        v = c = 0
         for d, bs in self._bases:
-            x = int(ins[d])
-            if x < 0 or x >= 1 << len(bs):
+            x = ins[d]
+            if x < 0 or x >> len(bs):
                 raise LayoutError(
                     f"value {x} out of range for in dim '{d}' of size {1 << len(bs)}"
                 )
-            i = 0
+            k = c
             while x:
                 if x & 1:
-                    for k, c in enumerate(bs[i]):
-                        acc[k] ^= c
+                    v ^= cols[k]
                 x >>= 1
-                i += 1
-        return {n: v for (n, _), v in zip(self._out, acc)}
+                k += 1
+            c += len(bs)
+        return dict(zip(self._out_index, self._unflatten(v)))
 
     def apply_flat(self, x: int) -> int:
         """Evaluate on a flat input index (first in dim in the low bits),
@@ -788,9 +787,14 @@ class LinearLayout:
 
     def pseudoinvert(self) -> LinearLayout:
         """Minimum-norm right inverse: ``identity(outs).invert_and_compose(self)``."""
-        ident = LinearLayout.empty()
-        for n, s in self._out:
-            ident = ident * LinearLayout.identity_1d(s, n, n)
+        k = len(self._out)
+        ident = LinearLayout._make(
+            tuple(
+                (n, tuple(tuple(1 << i if q == p else 0 for q in range(k)) for i in range(_log2(s))))
+                for p, (n, s) in enumerate(self._out)
+            ),
+            self._out,
+        )
         return ident.invert_and_compose(self)
 
     def invert(self) -> LinearLayout:

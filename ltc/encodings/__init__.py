@@ -96,5 +96,11 @@ def _cached_layout(enc: Encoding, shape: tuple[int, ...]) -> LinearLayout:
 def to_linear_layout(attr: str | Encoding, shape: Sequence[int]) -> LinearLayout:
     """The linear layout of a tensor of ``shape`` in the encoding ``attr``
     (Triton's attribute text, parents inline, or an ``Encoding``)."""
-    enc = parse_encoding(attr) if isinstance(attr, str) else attr
+    enc = _parse_cached(attr) if isinstance(attr, str) else attr
     return _cached_layout(enc, tuple(int(s) for s in shape))
+
+
+@lru_cache(maxsize=1024)
+def _parse_cached(text: str) -> Encoding:
+    # Encodings are immutable values, so text -> encoding can be memoised.
+    return parse_encoding(text)
