@@ -94,13 +94,16 @@ def cga_linear_layout(block_bases: Sequence[Sequence[int]], rank: int) -> Linear
 
 
 def combine_cta_cga_with_shape(
-    cta: LinearLayout, cga: LinearLayout, shape: Sequence[int]
+    cta: LinearLayout, cga: LinearLayout, shape: Sequence[int], broadcast_registers: bool = True
 ) -> LinearLayout:
     """Fit a per-CTA layout and its CGA layout to the whole tensor ``shape``.
 
     The CGA is shrunk to the shape; each CTA covers ``shape / cga size`` (at
     least 1 per dim) and is grown then shrunk to exactly that; the product
     (CTA minor, CGA major) is returned with out dims ``dim0..dimN-1``.
+    Register bits that fall outside the shape stay as zero (broadcast)
+    bases, or are dropped when ``broadcast_registers`` is False (what Triton
+    3.9 does for ``#ttg.blocked``).
     """
     names = standard_out_dim_names(len(shape))
     if cta.num_out_dims != len(shape):
@@ -111,5 +114,5 @@ def combine_cta_cga_with_shape(
     cga = ensure_layout_not_larger_than(cga, labeled).transpose_outs(cta.out_dim_names)
     cta_shape = {d: max(1, labeled[d] // cga.out_dim_size(d)) for d in cta.out_dim_names}
     cta = ensure_layout_not_smaller_than(cta, cta_shape)
-    cta = ensure_layout_not_larger_than(cta, cta_shape)
+    cta = ensure_layout_not_larger_than(cta, cta_shape, broadcast_registers)
     return (cta * cga).transpose_outs(names)

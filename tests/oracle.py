@@ -32,9 +32,11 @@ exactly like the parsed one (``check_roundtrip=True``).
 
 ``#ttg.padded_shared`` is special: ``to_linear_layout`` aborts the process
 ("padded shared encoding has no linear layout; use paddedLinearLayout instead"), so
-for it we return the attribute's *linear component* (its ``offset``/``block`` bases
-as Triton stores them, read from the Gluon ``PaddedSharedLayout`` object); padding
-intervals are not part of the returned map.
+for it we return the attribute's *linear component*: the ``offset`` bases of the
+Gluon ``PaddedSharedLayout`` object (Triton expands the ``{order, shape}``
+shorthand) and the ``block`` bases in element units as printed (the Gluon object
+keeps those in CTA-tile units); padding intervals are not part of the returned map.
+The memdesc shape must equal the attribute's own shape (the verifier says so).
 
 Triton's printed text of an attribute is ``str(value.get_type())`` of the parsed
 block argument (types print attributes inline, never as ``#alias``).
@@ -49,9 +51,23 @@ Several misuses abort the *whole interpreter* (SIGABRT, "LLVM ERROR" or a failed
 * ``LinearLayout.apply`` with a partial set of input dims (the wrapper here fills
   missing dims with 0);
 * ``LinearLayout.invert`` on a non-invertible layout, ``compose`` with mismatched
-  dims, ``from_bases`` of a non-surjective layout with explicit sizes and
-  ``require_surjective=True``;
-* a padded_shared / shared layout whose block bases do not fit.
+  dims or sizes, ``invert_and_compose`` / ``pseudoinvert`` whose outer layout does
+  not cover the image, ``from_bases`` of a non-surjective layout unless
+  ``require_surjective=False`` (the wrappers check all of these);
+* a layout whose rank differs from the shape's (checked here, ``ValueError``);
+* several texts that pass or half-pass the parser: non-surjective ``#ttg.linear``
+  / ``ctaLayout`` / ``shared_linear`` / ``padded_shared`` bases ("LLVM ERROR:
+  Layout is expected to be surjective"), an ``#ttg.amd_wmma`` without a ``warp``
+  key or of rank 3 (a parse error *followed by* an abort), swizzled_shared with
+  vec/perPhase/maxPhase = 0 (SIGFPE), nvmma_shared with fewer than 8 rows per CTA
+  ("Illegal shared layout"), partitioned_shared with numPartitions < 2 or
+  partitionDim >= rank, MMA instrShape of the wrong length or with a
+  non-power-of-two N, kWidth = 3, tilesPerWarp = 3, 64x4 MFMA not transposed,
+  rank-1 MFMA.  ``layout_cases`` documents the constraints it respects.
+
+The module attributes (``ttg.num-warps`` ...) are NOT consulted by either the
+parser or ``to_linear_layout``: the number of lane/warp/block bases comes from
+the layout alone.
 
 The wrappers below check the cheap preconditions in Python and raise
 ``ValueError`` instead.  :func:`run_isolated` runs cases in a child process and
@@ -198,10 +214,14 @@ def _state() -> dict[str, Any]:
         scratch_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
         fd, path = tempfile.mkstemp(prefix="ltc_oracle_", suffix=".mlir", dir=scratch_dir)
         os.close(fd)
-        fd, diag_path = tempfile.mkstemp(prefix="ltc_oracle_", suffix=".diag", dir=scratch_dir)
-        os.close(fd)
+        diag_path = os.environ.get("LTC_ORACLE_DIAG_PATH")  # set by run_isolated for its child
+        if not diag_path:
+            fd, diag_path = tempfile.mkstemp(prefix="ltc_oracle_", suffix=".diag", dir=scratch_dir)
+            os.close(fd)
 
-        def _cleanup(paths: tuple[str, ...] = (path, diag_path)) -> None:
+        owned = (path, diag_path) if diag_path != os.environ.get("LTC_ORACLE_DIAG_PATH") else (path,)
+
+        def _cleanup(paths: tuple[str, ...] = owned) -> None:
             for p in paths:
                 try:
                     os.unlink(p)
@@ -398,6 +418,22 @@ def canonical_attr_text(
                         num_ctas=num_ctas).printed
 
 
+def _layout_rank(g: Any) -> int | None:
+    """Rank of a Gluon layout object, if it can be told."""
+    rank = getattr(g, "rank", None)
+    if isinstance(rank, int):
+        return rank
+    if getattr(g, "order", None) is not None:
+        return len(g.order)
+    if getattr(g, "shape", None) is not None and isinstance(g.shape, list):
+        return len(g.shape)
+    if getattr(g, "offset_bases", None):
+        return len(g.offset_bases[0])
+    if getattr(g, "partition_layout", None) is not None:
+        return _layout_rank(g.partition_layout)
+    return None
+
+
 def _gluon_ll_to_dict(g: Any, shape: Sequence[int]) -> LayoutDict:
     out_dims = {f"dim{i}": int(s) for i, s in enumerate(shape)}
     name = type(g).__name__
@@ -410,8 +446,6 @@ def _gluon_ll_to_dict(g: Any, shape: Sequence[int]) -> LayoutDict:
         }
     elif name in ("SharedLinearLayout",):
         in_dims = {"offset": [list(b) for b in g.offset_bases], "block": [list(b) for b in g.block_bases]}
-    elif name == "PaddedSharedLayout":
-        in_dims = {"offset": [list(b) for b in g.offset_bases], "block": [list(b) for b in g.cga_layout]}
     else:  # pragma: no cover
         raise OracleError(f"unexpected Gluon linear layout object {g!r}")
     return {"in_dims": in_dims, "out_dims": out_dims}
@@ -438,10 +472,32 @@ def triton_to_linear_layout(
     """
     p = parse_layout(attr_text, shape, num_warps=num_warps, threads_per_warp=threads_per_warp,
                      num_ctas=num_ctas, check_roundtrip=check_roundtrip)
-    if encoding_name(p.printed) == "padded_shared" or type(p.gluon).__name__ == "PaddedSharedLayout":
-        return _gluon_ll_to_dict(p.gluon, p.shape)
-    g = _state()["builder"].to_linear_layout(p.attr, list(p.shape))
+    rank = _layout_rank(p.gluon)
+    if rank is not None and rank != len(p.shape):
+        # Triton asserts (aborts) on a rank mismatch inside to_linear_layout.
+        raise ValueError(f"layout rank {rank} does not match shape {list(p.shape)}")
+    if type(p.gluon).__name__ == "PaddedSharedLayout":
+        return _padded_linear_component(p)
+    if type(p.gluon).__name__ == "PartitionedSharedLayout" and \
+            type(p.gluon.partition_layout).__name__ == "PaddedSharedLayout":
+        raise ValueError("Triton aborts on to_linear_layout of a partitioned layout wrapping padded_shared")
+    try:
+        g = _state()["builder"].to_linear_layout(p.attr, list(p.shape))
+    except AssertionError as e:  # a Gluon-side check on the result (e.g. no offset bases)
+        raise OracleError(f"Gluon cannot represent the linear layout of {attr_text!r} at {list(p.shape)}: {e}")
     return _gluon_ll_to_dict(g, p.shape)
+
+
+def _padded_linear_component(p: ParsedLayout) -> LayoutDict:
+    """The linear component of a padded_shared layout: offset bases as Triton
+    stores them; block bases in element units as printed (the Gluon object keeps
+    them in CTA-tile units)."""
+    g = p.gluon
+    in_dims = {"offset": [list(b) for b in g.offset_bases], "block": []}
+    marker = "block = "
+    if marker in p.printed:
+        in_dims["block"] = json.loads(p.printed.split(marker, 1)[1].split("}", 1)[0])
+    return {"in_dims": in_dims, "out_dims": {f"dim{i}": int(s) for i, s in enumerate(p.shape)}}
 
 
 def triton_layout_ll(
@@ -502,7 +558,8 @@ def triton_ll_from_bases(
 
     ``bases``: ``{in_dim: [[int per out dim], ...]}`` (insertion order = Triton's dim
     order).  ``out_dims``: ``{name: size}`` (explicit sizes) or a sequence of names
-    (sizes inferred by Triton, which then requires surjectivity).  With explicit
+    (sizes inferred as Triton does: the smallest power of two strictly above every
+    component, e.g. 4 -> 8; the layout must then be surjective).  With explicit
     sizes, a non-surjective layout is allowed unless ``require_surjective``.
     Raises ValueError on inputs Triton would abort on.
     """
@@ -513,20 +570,31 @@ def triton_ll_from_bases(
         for b in v:
             if len(b) != len(names):
                 raise ValueError(f"basis {b} of in dim {k!r} has {len(b)} components, expected {len(names)}")
-    if isinstance(out_dims, Mapping):
-        sizes = [int(out_dims[n]) for n in names]
-        for i, s in enumerate(sizes):
-            if s <= 0 or s & (s - 1):
-                raise ValueError(f"out dim size {s} is not a power of two")
-            for k, v in items:
-                for b in v:
-                    if not 0 <= b[i] < s:
-                        raise ValueError(f"basis {b} of {k!r} exceeds out dim {names[i]!r} (size {s})")
-        ll = LinearLayout.from_bases(items, names, sizes, False)
-        if require_surjective and not ll.is_surjective():
-            raise ValueError("layout is not surjective")
+    if not isinstance(out_dims, Mapping):
+        # Triton's inference: the smallest power of two strictly above every component.
+        inferred = {n: 1 for n in names}
+        for _, v in items:
+            for b in v:
+                for n, c in zip(names, b):
+                    if c < 0:
+                        raise ValueError(f"negative basis component in {b}")
+                    inferred[n] = max(inferred[n], 1 << c.bit_length())
+        ll = triton_ll_from_bases(bases, inferred)
+        if not ll.is_surjective():
+            raise ValueError("with inferred out sizes Triton requires a surjective layout")
         return ll
-    return LinearLayout.from_bases(items, names)
+    sizes = [int(out_dims[n]) for n in names]
+    for i, s in enumerate(sizes):
+        if s <= 0 or s & (s - 1):
+            raise ValueError(f"out dim size {s} is not a power of two")
+        for k, v in items:
+            for b in v:
+                if not 0 <= b[i] < s:
+                    raise ValueError(f"basis {b} of {k!r} exceeds out dim {names[i]!r} (size {s})")
+    ll = LinearLayout.from_bases(items, names, sizes, False)
+    if require_surjective and not ll.is_surjective():
+        raise ValueError("layout is not surjective")
+    return ll
 
 
 def triton_ll_to_dict(ll: Any) -> LayoutDict:
@@ -554,10 +622,11 @@ def ll_compose(inner: Any, outer: Any) -> Any:
 def ll_invert_and_compose(a: Any, b: Any) -> Any:
     """``a.invert_and_compose(b)``: C with ``b(C(x)) == a(x)``; needs the same out
     dims (any order) and ``b`` surjective onto them."""
-    if sorted(dict(a.out_dims)) != sorted(dict(b.out_dims)):
+    sa, sb = dict(a.out_dims), dict(b.out_dims)
+    if sorted(sa) != sorted(sb):
         raise ValueError("invert_and_compose needs the same out dims")
-    if not b.is_surjective():
-        raise ValueError("invert_and_compose needs a surjective outer layout")
+    if not b.is_surjective() or any(sa[k] > sb[k] for k in sa):
+        raise ValueError("invert_and_compose needs an outer layout that covers this layout's image")
     return a.invert_and_compose(b)
 
 
@@ -633,24 +702,32 @@ def run_isolated(
     for c in todo:
         c["shape"] = [int(x) for x in c["shape"]]
     results: list[dict[str, Any]] = []
-    while len(results) < len(todo):
-        rest = todo[len(results):]
-        payload = "".join(json.dumps(c) + "\n" for c in rest)
-        proc = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), "--serve"],
-            input=payload,
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-        )
-        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-        for ln in lines:
-            results.append(json.loads(ln))
-        if len(results) < len(todo) and len(lines) < len(rest):
-            tail = "\n".join(
-                ln for ln in proc.stderr.splitlines() if "nanobind" not in ln and not ln.startswith(" - ")
-            )[-2000:]
-            results.append({"ok": False, "kind": "crash", "message": f"rc={proc.returncode}: {tail}"})
+    fd, diag_path = tempfile.mkstemp(prefix="ltc_oracle_child_", suffix=".diag")
+    os.close(fd)
+    env = dict(os.environ, LTC_ORACLE_DIAG_PATH=diag_path)
+    try:
+        while len(results) < len(todo):
+            rest = todo[len(results):]
+            payload = "".join(json.dumps(c) + "\n" for c in rest)
+            proc = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), "--serve"],
+                input=payload,
+                capture_output=True,
+                text=True,
+                timeout=timeout_s,
+                env=env,
+            )
+            lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+            for ln in lines:
+                results.append(json.loads(ln))
+            if len(results) < len(todo) and len(lines) < len(rest):
+                with open(diag_path) as f:  # an abort inside the parser writes here
+                    diag = f.read()
+                tail = (diag + proc.stderr).split("nanobind: leaked", 1)[0].strip()[-2000:]
+                results.append({"ok": False, "kind": "crash", "message": f"rc={proc.returncode}: {tail}"})
+    finally:
+        if os.path.exists(diag_path):
+            os.unlink(diag_path)
     return results
 
 

@@ -27,15 +27,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
-try:
-    from tests.oracle import (
-        HAVE_TRITON,
-        ll_apply,
-        triton_ll_from_bases,
-        triton_ll_to_dict,
-    )
-except ImportError:  # pragma: no cover - tests/ run as the rootdir
-    from oracle import HAVE_TRITON, ll_apply, triton_ll_from_bases, triton_ll_to_dict
+from tests.oracle import HAVE_TRITON, ll_apply, triton_ll_from_bases, triton_ll_to_dict
 
 from ltc import LayoutError, LinearLayout
 

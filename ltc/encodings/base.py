@@ -23,7 +23,7 @@ from typing import ClassVar, TypeVar
 
 from ltc.attr_text import FieldReader, format_bases
 from ltc.layout_utils import cga_linear_layout
-from ltc.linear_layout import LinearLayout
+from ltc.linear_layout import LayoutError, LinearLayout
 
 # Prints a nested encoding (a parent): returns alias text such as "#blocked"
 # or None to print the encoding inline.
@@ -139,11 +139,20 @@ class CGALayout:
                     f"CGALayout basis {list(b)} has {len(b)} entries, expected {rank} (the layout's rank)",
                     "CGALayout",
                 )
-            if any(c < 0 or (c & (c - 1)) for c in b) or sum(1 for c in b if c) > 1:
-                raise EncodingError(
-                    f"CGALayout basis {list(b)} must be zero or a single power of two",
-                    "CGALayout",
-                )
+        # Triton's rule: without the zero (broadcast) bases, the bases form a
+        # permutation matrix — each CTA bit is one distinct tensor bit, and
+        # together they cover every bit of the CGA's extent.
+        nonzero = [b for b in self.block_bases if any(b)]
+        try:
+            ll = cga_linear_layout(nonzero, rank)
+        except LayoutError:
+            ll = None
+        if ll is None or not ll.is_invertible():
+            raise EncodingError(
+                f"CGALayout {format_bases(self.block_bases)}: after removing broadcast bases "
+                "the CGA layout must be a permutation matrix",
+                "CGALayout",
+            )
 
     def linear_layout(self, rank: int) -> LinearLayout:
         return cga_linear_layout(self.block_bases, rank)
