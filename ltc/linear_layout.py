@@ -59,6 +59,10 @@ def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
     shared names differently there is no true supremum; like Triton's release
     build we still return this merge rather than fail.
     """
+    if list(x) == list(y):
+        return list(x)
+    if not set(x) & set(y):
+        return [*x, *y]
     pos_x = {d: k for k, d in enumerate(x)}
     pos_y = {d: k for k, d in enumerate(y)}
     result: list[str] = []
@@ -332,10 +336,22 @@ class LinearLayout:
             v |= c << sh
         return v
 
+    @cached_property
+    def _out_fields(self) -> tuple[tuple[int, int], ...]:
+        """(shift, mask) of each out dim inside a flat out index."""
+        return tuple((sh, size - 1) for sh, (_, size) in zip(self._out_shifts, self._out))
+
     def _unflatten(self, v: int) -> Basis:
-        return tuple(
-            (v >> sh) & (size - 1) for sh, (_, size) in zip(self._out_shifts, self._out)
-        )
+        return tuple([(v >> sh) & m for sh, m in self._out_fields])
+
+    @cached_property
+    def _in_starts(self) -> dict[str, int]:
+        """Index of each in dim's first column among ``flat_columns``."""
+        starts, k = {}, 0
+        for d, bs in self._bases:
+            starts[d] = k
+            k += len(bs)
+        return starts
 
     @cached_property
     def flat_columns(self) -> tuple[int, ...]:
@@ -364,26 +380,27 @@ class LinearLayout:
 
     def apply(self, ins: Mapping[str, int]) -> dict[str, int]:
         """Evaluate the layout: ``{in_dim: value}`` (every in dim) -> ``{out_dim: value}``."""
-        if len(ins) != len(self._bases) or any(d not in ins for d, _ in self._bases):
+        cols = self.flat_columns
+        v = c = 0
+        try:
+            for d, bs in self._bases:
+                x = ins[d]
+                if x < 0 or x >> len(bs):
+                    raise LayoutError(
+                        f"value {x} out of range for in dim '{d}' of size {1 << len(bs)}"
+                    )
+                while x:
+                    low = x & -x
+                    v ^= cols[c + low.bit_length() - 1]
+                    x ^= low
+                c += len(bs)
+        except KeyError:
+            v = -1
+        if v < 0 or len(ins) != len(self._bases):
             raise LayoutError(
                 f"apply needs exactly the in dims {self.in_dim_names}, got {list(ins)}"
             )
-        cols = self.flat_columns
-        v = c = 0
-        for d, bs in self._bases:
-            x = ins[d]
-            if x < 0 or x >> len(bs):
-                raise LayoutError(
-                    f"value {x} out of range for in dim '{d}' of size {1 << len(bs)}"
-                )
-            k = c
-            while x:
-                if x & 1:
-                    v ^= cols[k]
-                x >>= 1
-                k += 1
-            c += len(bs)
-        return dict(zip(self._out_index, self._unflatten(v)))
+        return {n: (v >> sh) & m for n, (sh, m) in zip(self._out_index, self._out_fields)}
 
     def apply_flat(self, x: int) -> int:
         """Evaluate on a flat input index (first in dim in the low bits),
@@ -639,33 +656,36 @@ class LinearLayout:
         if not isinstance(outer, LinearLayout):
             return NotImplemented
         inner = self
-        in_names = supremum(inner.in_dim_names, outer.in_dim_names)
-        out_names = supremum(inner.out_dim_names, outer.out_dim_names)
-        out_log2 = dict.fromkeys(out_names, 0)
-        for lay in (inner, outer):
-            for n, s in lay._out:
-                out_log2[n] += _log2(s)
+        in_names = supremum([d for d, _ in inner._bases], [d for d, _ in outer._bases])
+        out_names = supremum([n for n, _ in inner._out], [n for n, _ in outer._out])
         pos = {n: k for k, n in enumerate(out_names)}
+        inner_out = dict(inner._out)
+        out_log2 = dict.fromkeys(out_names, 0)
+        for n, size in inner._out:
+            out_log2[n] += _log2(size)
+        for n, size in outer._out:
+            out_log2[n] += _log2(size)
+        # Where each factor's out components go; outer's shift above inner's.
+        place_inner = [pos[n] for n, _ in inner._out]
+        place_outer = [
+            (pos[n], _log2(inner_out[n]) if n in inner_out else 0) for n, _ in outer._out
+        ]
+        inner_bases = dict(inner._bases)
+        outer_bases = dict(outer._bases)
+        zero = [0] * len(out_names)
         new_bases = []
-        # Where each factor's out components go, and how far they shift.
-        placing = []
-        for lay, below in ((inner, None), (outer, inner)):
-            place = []
-            for n, _ in lay._out:
-                sh = below.out_dim_size_log2(n) if below is not None and below.has_out_dim(n) else 0
-                place.append((pos[n], sh))
-            placing.append((lay, place))
         for d in in_names:
             rows: list[tuple[int, ...]] = []
-            for lay, place in placing:
-                k = lay._in_index.get(d)
-                if k is None:
-                    continue
-                for b in lay._bases[k][1]:
-                    row = [0] * len(out_names)
-                    for (p, sh), c in zip(place, b):
-                        row[p] = c << sh
-                    rows.append(tuple(row))
+            for b in inner_bases.get(d, ()):
+                row = zero.copy()
+                for p, c in zip(place_inner, b):
+                    row[p] = c
+                rows.append(tuple(row))
+            for b in outer_bases.get(d, ()):
+                row = zero.copy()
+                for (p, sh), c in zip(place_outer, b):
+                    row[p] = c << sh
+                rows.append(tuple(row))
             new_bases.append((d, tuple(rows)))
         return LinearLayout._make(tuple(new_bases), tuple((n, 1 << out_log2[n]) for n in out_names))
 
@@ -681,30 +701,27 @@ class LinearLayout:
                 raise LayoutError(
                     f"compose: out dim '{n}' has size {s} > outer in size {outer.in_dim_size(n)}"
                 )
-        # Column of `outer` for each of our flat out bits.
+        # Column of `outer` for each of our flat out bits, keyed by the bit.
         outer_cols = outer.flat_columns
-        start, k = {}, 0
-        for d, bs in outer._bases:
-            start[d] = k
-            k += len(bs)
-        by_bit = [
-            outer_cols[start[n] + i] for n, size in self._out for i in range(_log2(size))
-        ]
-        unflatten = outer._unflatten
+        start = outer._in_starts
+        by_bit, bit = {}, 1
+        for n, size in self._out:
+            k = start[n]
+            for i in range(_log2(size)):
+                by_bit[bit] = outer_cols[k + i]
+                bit <<= 1
+        fields = outer._out_fields
+        mine = iter(self.flat_columns)
         new_bases = []
-        col = 0
-        mine = self.flat_columns
         for d, bs in self._bases:
             rows = []
             for _ in bs:
-                v, x, i = 0, mine[col], 0
-                col += 1
+                x, v = next(mine), 0
                 while x:
-                    if x & 1:
-                        v ^= by_bit[i]
-                    x >>= 1
-                    i += 1
-                rows.append(unflatten(v))
+                    low = x & -x
+                    v ^= by_bit[low]
+                    x ^= low
+                rows.append(tuple([(v >> sh) & m for sh, m in fields]))
             new_bases.append((d, tuple(rows)))
         return LinearLayout._make(tuple(new_bases), outer._out)
 
