@@ -64,6 +64,8 @@ an MFMA operand uses the parent's CGA unchanged.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -229,10 +231,7 @@ class AMDMfmaEncoding(DistributedEncoding):
 
     @property
     def num_warps(self) -> int:
-        n = 1
-        for w in self.warps_per_cta:
-            n *= w
-        return n
+        return math.prod(self.warps_per_cta)
 
     def _result_tile(self) -> LinearLayout:
         """One instruction's result held by one wavefront (out dims ``[N, M]``)."""

@@ -14,6 +14,8 @@ beyond a smaller shape are dropped, as Triton 3.9 does for this encoding.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,17 +76,11 @@ class BlockedEncoding(DistributedEncoding):
 
     @property
     def threads_per_warp_total(self) -> int:
-        n = 1
-        for t in self.threads_per_warp:
-            n *= t
-        return n
+        return math.prod(self.threads_per_warp)
 
     @property
     def num_warps(self) -> int:
-        n = 1
-        for w in self.warps_per_cta:
-            n *= w
-        return n
+        return math.prod(self.warps_per_cta)
 
     def cta_layout(self) -> LinearLayout:
         """The per-CTA tile, before fitting to a shape (out dims in ``order``)."""
