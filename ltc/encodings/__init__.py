@@ -59,7 +59,9 @@ def build_encoding(node: AttrNode | AliasRef, aliases: Mapping[str, Encoding] | 
             return cls.from_items(node, resolve)
         return _from_dict(cls, node, resolve)
     except EncodingError as e:
-        raise AttrTextError(f"#{node.name}: {e.message}", _field_column(node, e.field)) from None
+        # Messages that echo Triton's own already name the attribute.
+        msg = e.message if e.message.startswith(node.name) else f"#{node.name}: {e.message}"
+        raise AttrTextError(msg, _field_column(node, e.field)) from None
 
 
 def _field_column(node: AttrNode, key: str | None) -> int:
