@@ -174,9 +174,24 @@ def _multiply_in_order(inner: LinearLayout, outer: LinearLayout) -> LinearLayout
 
 
 # -------------------------------------------------------------------- MFMA
+class _InstructionTile:
+    """The M and N extents of one matrix instruction (``instrShape[:2]``),
+    shared by the MFMA and WMMA encodings."""
+
+    instr_shape: tuple[int, ...]
+
+    @property
+    def m_dim(self) -> int:
+        return self.instr_shape[0]
+
+    @property
+    def n_dim(self) -> int:
+        return self.instr_shape[1]
+
+
 @register_encoding
 @dataclass(frozen=True)
-class AMDMfmaEncoding(DistributedEncoding):
+class AMDMfmaEncoding(_InstructionTile, DistributedEncoding):
     """``#ttg.amd_mfma<{version, warpsPerCTA, instrShape, isTransposed[, CGALayout]
     [, tilesPerWarp][, elementBitWidth]}>``; ``tilesPerWarp`` is printed only
     when not all ones, ``elementBitWidth`` only when not 32."""
@@ -220,14 +235,6 @@ class AMDMfmaEncoding(DistributedEncoding):
     @property
     def rank(self) -> int:
         return len(self.warps_per_cta)
-
-    @property
-    def m_dim(self) -> int:
-        return self.instr_shape[0]
-
-    @property
-    def n_dim(self) -> int:
-        return self.instr_shape[1]
 
     @property
     def num_warps(self) -> int:
@@ -350,7 +357,7 @@ Bases = tuple[tuple[int, ...], ...]
 
 @register_encoding
 @dataclass(frozen=True)
-class AMDWmmaEncoding(DistributedEncoding):
+class AMDWmmaEncoding(_InstructionTile, DistributedEncoding):
     """``#ttg.amd_wmma<{version, isTranspose, ctaLayout = {[register = ...,]
     warp = ...}[, CGALayout][, instrShape]}>``; ``instrShape`` is printed only
     when not ``[16, 16, 16]``.
@@ -398,14 +405,6 @@ class AMDWmmaEncoding(DistributedEncoding):
     @property
     def rank(self) -> int:
         return self.tensor_rank
-
-    @property
-    def m_dim(self) -> int:
-        return self.instr_shape[0]
-
-    @property
-    def n_dim(self) -> int:
-        return self.instr_shape[1]
 
     @property
     def k_dim(self) -> int:
