@@ -165,28 +165,19 @@ def run(repeat: int) -> list[Row]:
     for a, b in pairs:
         case = f"{a} -> {b}"
         oa, ob, ta, tb = ours[a], ours[b], theirs[a], theirs[b]
-        tri = t(lambda: ta.invert_and_compose(tb))
-        rows.append(Row("invert_and_compose", case, t(lambda: oa.invert_and_compose(ob)), tri))
-        rows.append(
-            Row(
-                "invert_and_compose (cold)",
-                case,
-                best_us_cold(lambda: (fresh(oa)(), fresh(ob)()), lambda p: p[0].invert_and_compose(p[1]), repeat=repeat),
-                tri,
-            )
-        )
         # compose: the conversion C (a's hardware -> b's hardware) followed by b
         oc, tc = oa.invert_and_compose(ob), ta.invert_and_compose(tb)
-        tri = t(lambda: tc.compose(tb))
-        rows.append(Row("compose", case, t(lambda: oc.compose(ob)), tri))
-        rows.append(
-            Row(
-                "compose (cold)",
-                case,
-                best_us_cold(lambda: (fresh(oc)(), fresh(ob)()), lambda p: p[0].compose(p[1]), repeat=repeat),
-                tri,
+        for op, x, y, tx, ty in (("invert_and_compose", oa, ob, ta, tb), ("compose", oc, ob, tc, tb)):
+            tri = t(lambda: getattr(tx, op)(ty))
+            rows.append(Row(op, case, t(lambda: getattr(x, op)(y)), tri))
+            rows.append(
+                Row(
+                    f"{op} (cold)",
+                    case,
+                    best_us_cold(lambda: (fresh(x)(), fresh(y)()), lambda p: getattr(p[0], op)(p[1]), repeat=repeat),
+                    tri,
+                )
             )
-        )
 
     for name in ours:
         o, tt = ours[name], theirs[name]

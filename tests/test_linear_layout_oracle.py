@@ -422,15 +422,16 @@ def _compatible_subset(rnd: random.Random, dims: tuple[str, ...]) -> list[str]:
     return [d for d in dims if rnd.random() < 0.6]
 
 
-def test_product() -> None:
+def _check_products(seed: int, n: int, pick_outs, pick_ins, max_in_bits: int) -> None:
+    """Compare ``a * b`` with Triton on ``n`` random pairs whose out and in dim
+    lists are drawn by ``pick_outs(rnd)`` / ``pick_ins(rnd)``."""
     m = Mismatches()
-    for rnd in seeds(8, 300):
+    for rnd in seeds(seed, n):
         parts = []
         for _ in range(2):
-            out_names = _compatible_subset(rnd, OUT_DIMS) or [rnd.choice(OUT_DIMS)]
-            out_dims = {n: 1 << rnd.randint(0, 3) for n in out_names}
-            ins = _compatible_subset(rnd, IN_DIMS) or [rnd.choice(IN_DIMS)]
-            parts.append((random_bases(rnd, out_dims, in_names=ins, in_bits=rnd.randint(0, 7)), out_dims))
+            out_dims = {name: 1 << rnd.randint(0, 3) for name in pick_outs(rnd)}
+            ins = pick_ins(rnd)
+            parts.append((random_bases(rnd, out_dims, in_names=ins, in_bits=rnd.randint(0, max_in_bits)), out_dims))
         (ab, ao), (bb, bo) = parts
         compare(
             m,
@@ -438,26 +439,27 @@ def test_product() -> None:
             lambda: ours(ab, ao) * ours(bb, bo),
             lambda: theirs(ab, ao) * theirs(bb, bo),
         )
-    m.assert_none(300)
+    m.assert_none(n)
+
+
+def test_product() -> None:
+    _check_products(
+        8,
+        300,
+        lambda rnd: _compatible_subset(rnd, OUT_DIMS) or [rnd.choice(OUT_DIMS)],
+        lambda rnd: _compatible_subset(rnd, IN_DIMS) or [rnd.choice(IN_DIMS)],
+        7,
+    )
 
 
 def test_product_with_conflicting_dim_orders() -> None:
-    m = Mismatches()
-    for rnd in seeds(9, 100):
-        parts = []
-        for _ in range(2):
-            out_names = rnd.sample(OUT_DIMS, rnd.randint(1, 3))
-            out_dims = {n: 1 << rnd.randint(0, 3) for n in out_names}
-            ins = rnd.sample(IN_DIMS, rnd.randint(1, 4))
-            parts.append((random_bases(rnd, out_dims, in_names=ins, in_bits=rnd.randint(0, 6)), out_dims))
-        (ab, ao), (bb, bo) = parts
-        compare(
-            m,
-            f"product {ab} {ao} * {bb} {bo}",
-            lambda: ours(ab, ao) * ours(bb, bo),
-            lambda: theirs(ab, ao) * theirs(bb, bo),
-        )
-    m.assert_none(100)
+    _check_products(
+        9,
+        100,
+        lambda rnd: rnd.sample(OUT_DIMS, rnd.randint(1, 3)),
+        lambda rnd: rnd.sample(IN_DIMS, rnd.randint(1, 4)),
+        6,
+    )
 
 
 def test_equality_matches_triton() -> None:
