@@ -320,6 +320,45 @@ class ParsedLayout:
     shape: tuple[int, ...]
 
 
+def _parse_module_text(text: str) -> Any:
+    """Parse ``text`` with Triton's MLIR parser; raise OracleError with its diagnostics."""
+    st = _state()
+    lt, ctx = st["lt"], st["ctx"]
+    with open(st["path"], "w") as f:
+        f.write(text)
+    # MLIR reports diagnostics on fd 2; capture them for the exception message.
+    sys.stderr.flush()
+    saved = os.dup(2)
+    diag_fd = os.open(st["diag_path"], os.O_WRONLY | os.O_TRUNC)
+    os.dup2(diag_fd, 2)
+    os.close(diag_fd)
+    try:
+        module = lt.ir.parse_mlir_module(st["path"], ctx)
+        err = None
+    except RuntimeError as e:  # "Parse MLIR file failed."
+        err = e
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+    if err is not None:
+        with open(st["diag_path"]) as f:
+            diag = f.read().replace(st["path"], "<oracle>").strip()
+        raise OracleError("Triton rejected the module", diag or str(err).replace(st["path"], "<oracle>"))
+    return module
+
+
+def triton_reprint(text: str, debug_info: bool = False) -> str:
+    """Parse a whole module with Triton 3.9 and print it back.
+
+    Without ``debug_info`` Triton prints no locations and numbers SSA values
+    ``%0, %1, ...`` (``str_nodebug``), so two texts that differ only in locations
+    and value names re-print identically. Raises OracleError where Triton's parser
+    or verifier rejects the text.
+    """
+    module = _parse_module_text(text)
+    return module.str() if debug_info else module.str_nodebug()
+
+
 def _parse(
     attr_text: str,
     shape: Sequence[int],
@@ -340,26 +379,10 @@ def _parse(
     text = module_text(
         attr_text, shape_l, num_warps=num_warps, threads_per_warp=threads_per_warp, num_ctas=num_ctas, elem=elem
     )
-    with open(st["path"], "w") as f:
-        f.write(text)
-    # MLIR reports diagnostics on fd 2; capture them for the exception message.
-    sys.stderr.flush()
-    saved = os.dup(2)
-    diag_fd = os.open(st["diag_path"], os.O_WRONLY | os.O_TRUNC)
-    os.dup2(diag_fd, 2)
-    os.close(diag_fd)
     try:
-        module = lt.ir.parse_mlir_module(st["path"], ctx)
-        err = None
-    except RuntimeError as e:  # "Parse MLIR file failed."
-        err = e
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-    if err is not None:
-        with open(st["diag_path"]) as f:
-            diag = f.read().replace(st["path"], "<oracle>").strip()
-        raise OracleError(f"Triton rejected {attr_text!r} (shape {shape_l})", diag)
+        module = _parse_module_text(text)
+    except OracleError as e:
+        raise OracleError(f"Triton rejected {attr_text!r} (shape {shape_l})", e.diagnostics) from None
     arg = module.get_function("f").args(0)
     dims = "x".join(map(str, shape_l))
     printed = _attr_from_type_text(str(arg.get_type()), dims, elem, shared)

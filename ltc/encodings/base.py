@@ -81,6 +81,10 @@ class Encoding(ABC):
     def __str__(self) -> str:
         return self.to_text()
 
+    def nested_encodings(self) -> tuple[Encoding, ...]:
+        """The encodings written inside this one (a slice's or dot operand's parent)."""
+        return ()
+
     def nested_text(self, enc: Encoding, alias: AliasFn | None) -> str:
         """How a nested encoding (a parent) is printed inside this one."""
         name = alias(enc) if alias is not None else None

@@ -39,6 +39,7 @@ from ltc.encodings.base import (
     AliasFn,
     CGALayout,
     DistributedEncoding,
+    Encoding,
     EncodingError,
     check_shape,
     register_encoding,
@@ -164,6 +165,9 @@ class DotOperandEncoding(DistributedEncoding):
         if not isinstance(parent, DistributedEncoding):
             raise EncodingError(f"ttg.dot_op unexpected parent layout: {parent.to_text()}", "parent")
         return cls(op_idx=op_idx, parent=parent, k_width=k_width)
+
+    def nested_encodings(self) -> tuple[Encoding, ...]:
+        return (self.parent,)
 
     def body_text(self, alias: AliasFn | None = None) -> str:
         k_width = f", kWidth = {self.k_width}" if self.k_width else ""

@@ -85,6 +85,7 @@ from ltc.attr_text import (
 from ltc.encodings.base import (
     AliasFn,
     CGALayout,
+    Encoding,
     EncodingError,
     SharedEncoding,
     ShapeError,
@@ -753,6 +754,9 @@ class PartitionedSharedEncoding(SharedEncoding):
         )
         fields.finish()
         return enc
+
+    def nested_encodings(self) -> tuple[Encoding, ...]:
+        return (self.partition_layout,)
 
     def body_text(self, alias: AliasFn | None = None) -> str:
         return (

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ltc.attr_text import FieldReader
-from ltc.encodings.base import AliasFn, DistributedEncoding, EncodingError, check_shape, register_encoding
+from ltc.encodings.base import AliasFn, DistributedEncoding, Encoding, EncodingError, check_shape, register_encoding
 from ltc.layout_utils import standard_out_dim_names
 from ltc.linear_layout import LinearLayout
 
@@ -77,6 +77,9 @@ class SliceEncoding(DistributedEncoding):
         parent = fields.encoding("parent")
         fields.finish()
         return cls(dim=dim, parent=parent)
+
+    def nested_encodings(self) -> tuple[Encoding, ...]:
+        return (self.parent,)
 
     def body_text(self, alias: AliasFn | None = None) -> str:
         return f"{{dim = {self.dim}, parent = {self.nested_text(self.parent, alias)}}}"

@@ -1,0 +1,103 @@
+"""The xDSL context that reads and writes Triton's IR: every dialect ltc knows.
+
+``triton_context()`` registers, lazily, xDSL's ``builtin``, ``math``, ``scf``, ``cf``,
+``func``, ``gpu`` and ``llvm``, ltc's tensor-aware ``arith`` (in place of xDSL's), and
+the Triton dialects ``tt``, ``ttg`` and ``ttng``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+
+
+def _builtin() -> Dialect:
+    from xdsl.dialects.builtin import Builtin
+
+    return Builtin
+
+
+def _math() -> Dialect:
+    from xdsl.dialects.math import Math
+
+    return Math
+
+
+def _scf() -> Dialect:
+    from xdsl.dialects.scf import Scf
+
+    return Scf
+
+
+def _cf() -> Dialect:
+    from xdsl.dialects.cf import Cf
+
+    return Cf
+
+
+def _func() -> Dialect:
+    from xdsl.dialects.func import Func
+
+    return Func
+
+
+def _gpu() -> Dialect:
+    from xdsl.dialects.gpu import GPU
+
+    return GPU
+
+
+def _llvm() -> Dialect:
+    from xdsl.dialects.llvm import LLVM
+
+    return LLVM
+
+
+def _arith() -> Dialect:
+    from ltc.dialects.arith import ARITH
+
+    return ARITH
+
+
+def _tt() -> Dialect:
+    from ltc.dialects.tt import TT
+
+    return TT
+
+
+def _ttg() -> Dialect:
+    from ltc.dialects.ttg import TTG
+
+    return TTG
+
+
+def _ttng() -> Dialect:
+    from ltc.dialects.ttng import TTNG
+
+    return TTNG
+
+
+DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
+    "builtin": _builtin,
+    "arith": _arith,
+    "math": _math,
+    "scf": _scf,
+    "cf": _cf,
+    "func": _func,
+    "gpu": _gpu,
+    "llvm": _llvm,
+    "tt": _tt,
+    "ttg": _ttg,
+    "ttng": _ttng,
+}
+"""Dialect name -> factory, in registration order."""
+
+
+def triton_context(allow_unregistered: bool = False) -> Context:
+    """A fresh context with every dialect of ``DIALECT_FACTORIES`` registered (lazily)."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in DIALECT_FACTORIES.items():
+        ctx.register_dialect(name, factory)
+    return ctx
