@@ -146,6 +146,24 @@ class TritonPrinter(Printer):
         else:
             super().print_attribute(attribute)
 
+    def _print_results(self, op: Operation) -> None:
+        results = op.results
+        if len(results) < 2:
+            super()._print_results(op)
+            return
+        # MLIR binds several results as one group, ``%acc:3 = ...``, used as ``%acc#1``;
+        # xDSL would print ``%acc, %acc_1, %acc_2 = ...``.
+        hint = results[0].name_hint
+        if hint:
+            index = self.ssa_names.get(hint, 0)
+            self.ssa_names[hint] = index + 1
+            name = f"{hint}_{index}" if index else hint
+        else:
+            name = self._get_new_valid_name_id()
+        for i, result in enumerate(results):
+            self._ssa_values[result] = f"{name}#{i}"
+        self.print_string(f"%{name}:{len(results)} = ")
+
     def print_op(self, op: Operation) -> None:
         if not isinstance(op, ModuleOp) or self.print_generic_format:
             super().print_op(op)

@@ -17,14 +17,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnregisteredOp
+from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+from ltc.dialects.text_spans import location_span_end, symbol_span_end
 
 SPLIT_MARKER = re.compile(r"^// -----.*$", re.MULTILINE)
 _LOC_ALIAS_LINE = re.compile(r"^[ \t]*#loc[\w.$-]*[ \t]*=[ \t]*loc\(.*\)[ \t]*$", re.MULTILINE)
+
+_T = TypeVar("_T")
+_skip_space = MLIRLexer._whitespace_regex.match  # white space and comments, as the lexer skips them
+_SYMBOL_TOKENS = (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.EXCLAMATION_IDENT)
+_TYPE_STOP = "<"  # ``!tt.ptr <f32>``: the body may follow after a space
+_ATTRIBUTE_STOP = "<:("  # ``5 : i32``-like suffixes, ``loc (...)``
 
 
 @dataclass(frozen=True)
@@ -97,14 +109,77 @@ class SourceError(Exception):
 
 
 class TritonParser(Parser):
-    """xDSL's parser, recording each op's source offset and memoising types by text."""
+    """xDSL's parser, recording each op's source offset and memoising by source text.
+
+    Types, attributes and locations repeat a lot in Triton text (every value is a
+    ``tensor<1024xf32, #blocked>``, every op has a ``loc(#locN)``), and xDSL rebuilds
+    and re-verifies each occurrence. The parser keeps what it parsed at each such text
+    (``text_spans`` finds the text before parsing) and reuses it. The cache is per
+    parser: what ``#blocked`` means is the input's own business. A text is memoised only
+    after a parse that consumed exactly it, so a hit is the same parse; a parse that
+    fails memoises nothing, so errors are reported as xDSL reports them.
+    """
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
         self.op_offsets: dict[Operation, int] = {}
         self._name_offsets: list[int] = []
+        self._text = self.lexer.input.content
         self._type_cache: dict[str, Attribute] = {}
+        self._attribute_cache: dict[str, Attribute] = {}
+        self._location_cache: dict[str, LocationAttr] = {}
 
+    # ------------------------------------------------------------------ memoisation
+    def _consumed_exactly(self, end: int) -> bool:
+        """Whether the last parse stopped at ``end`` (the next token follows it)."""
+        return self._parser_state.current_token.span.start == _skip_space(self._text, end).end()
+
+    def _memoised(
+        self,
+        cache: dict[str, _T],
+        end: int,
+        parse: Callable[[], _T | None],
+    ) -> _T | None:
+        """``parse()`` at the current token, memoised by ``text[token start:end]``."""
+        token = self._parser_state.current_token
+        key = self._text[token.span.start : end]
+        value = cache.get(key)
+        if value is not None:
+            if end == token.span.end:
+                self._consume_token()
+            else:
+                self._resume_from(end)
+            return value
+        value = parse()
+        if value is not None and self._consumed_exactly(end):
+            cache[key] = value
+        return value
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        token = self._parser_state.current_token
+        if token.kind in _SYMBOL_TOKENS:
+            end = symbol_span_end(self._text, token.span.start, stop_chars=_TYPE_STOP)
+            if end is not None:
+                return self._memoised(self._type_cache, end, super().parse_optional_type)
+        return super().parse_optional_type()
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        token = self._parser_state.current_token
+        if token.kind in _SYMBOL_TOKENS or token.kind is MLIRTokenKind.HASH_IDENT:
+            end = symbol_span_end(self._text, token.span.start, stop_chars=_ATTRIBUTE_STOP)
+            if end is not None:
+                return self._memoised(self._attribute_cache, end, super().parse_optional_attribute)
+        return super().parse_optional_attribute()
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        token = self._parser_state.current_token
+        if token.kind is MLIRTokenKind.BARE_IDENT:
+            end = location_span_end(self._text, token.span.start)
+            if end is not None:
+                return self._memoised(self._location_cache, end, super().parse_optional_location)
+        return super().parse_optional_location()
+
+    # ------------------------------------------------------------------ op positions
     def _parse_op_result_list(self):  # noqa: ANN202 - xDSL's private signature
         results = super()._parse_op_result_list()
         self._name_offsets.append(self.pos)  # the op name follows the results
@@ -145,6 +220,102 @@ class ParsedModule:
     op_offsets: dict[Operation, int]
 
 
+# --------------------------------------------------------------------- error positions
+# xDSL reports some errors where MLIR would not: "expected X" at the next token (often
+# on the next line), undefined values at the end of the input. These helpers move them
+# to where the user has to look; they run on the error path only.
+_SPACE_AND_COMMENTS = re.compile(r"(?:\s|//[^\n]*)*")
+_TOKEN_CHARS = re.compile(r"[\w.$-]")
+
+
+def _comment_start(line: str) -> int | None:
+    """Index of the ``//`` that starts a comment in ``line`` (not inside a string), or None."""
+    in_string = False
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif line.startswith("//", i):
+            return i
+        i += 1
+    return None
+
+
+def _previous_token_end(text: str, offset: int) -> int:
+    """Where the last token before ``offset`` ends (white space and comments skipped); 0 if none."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    end = offset
+    while True:
+        line = text[line_start:end]
+        comment = _comment_start(line)
+        code = (line if comment is None else line[:comment]).rstrip()
+        if code:
+            return line_start + len(code)
+        if line_start == 0:
+            return 0
+        end = line_start - 1
+        line_start = text.rfind("\n", 0, end) + 1
+
+
+def _previous_token_start(text: str, offset: int) -> int:
+    """Where the last token before ``offset`` starts (an identifier-like word, else one character)."""
+    end = _previous_token_end(text, offset)
+    start = end
+    while start > 0 and _TOKEN_CHARS.match(text, start - 1):
+        start -= 1
+    if start > 0 and text[start - 1] in "%#!@^":
+        start -= 1
+    return start if start < end else max(end - 1, 0)
+
+
+def _first_use(text: str, names: Iterable[str]) -> tuple[int, str] | None:
+    """The earliest ``(offset, name)`` where one of the value ``names`` is used, outside comments."""
+    best: tuple[int, str] | None = None
+    for name in names:
+        for m in re.finditer("%" + re.escape(name) + r"(?![\w$.-])", text):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if _comment_start(text[line_start : m.start()]) is None:
+                if best is None or m.start() < best[0]:
+                    best = (m.start(), name)
+                break
+    return best
+
+
+def _parse_error_position(text: str, offset: int, message: str, undefined: Iterable[str]) -> tuple[int, str]:
+    """Where and how to report xDSL's ParseError ``message`` at ``offset`` of ``text``."""
+    if message.startswith("values used but not defined"):
+        use = _first_use(text, undefined)
+        if use is not None:
+            return use[0], f"use of undefined value '%{use[1]}'"
+    alias = re.match(r"undefined symbol alias '(#[^']*)'", message)
+    if alias and not text.startswith(alias[1], offset):  # ``loc(#locN)`` is reported at its ')'
+        line_start = text.rfind("\n", 0, offset) + 1
+        found = text.rfind(alias[1], line_start, offset)
+        offset = found if found >= 0 else offset
+    if message.strip() == "in block definition":  # a region's body ran into something else
+        message = "expected an operation or '}'"
+    if message == "Could not parse entire input!" and text.startswith("}", offset):
+        return offset, "unbalanced '}': no region is open here"
+    at_end = _SPACE_AND_COMMENTS.match(text, offset).end() == len(text)
+    if at_end and _SPACE_AND_COMMENTS.match(text).end() == len(text):
+        return 0, "the input is empty: expected a module"
+    lowered = message.lower()
+    expected = "expected" in lowered and "unexpected" not in lowered
+    line_start = text.rfind("\n", 0, offset) + 1
+    if at_end:
+        return _previous_token_end(text, offset), f"unexpected end of input: {message}"
+    if expected and not text[line_start:offset].strip():
+        # Like MLIR: a missing token is reported after the last token, not on the next line.
+        return _previous_token_end(text, offset), message
+    return offset, message
+
+
 def parse_module_text(ctx: Context, text: str, name: str = "<unknown>") -> ParsedModule:
     """Parse Triton IR text (location aliases anywhere) into a module.
 
@@ -155,9 +326,12 @@ def parse_module_text(ctx: Context, text: str, name: str = "<unknown>") -> Parse
     try:
         module = parser.parse_module()
     except ParseError as e:
-        raise SourceError(offsets.to_original(e.span.start), e.msg) from None
+        offset, message = _parse_error_position(hoisted, e.span.start, e.msg, parser.forward_ssa_references)
+        raise SourceError(offsets.to_original(offset), message) from None
     except VerifyException as e:  # an attribute or type rejected its parameters
-        raise SourceError(offsets.to_original(parser.pos), str(e)) from None
+        # Raised once the attribute or type has been parsed: point at its last token.
+        at = _previous_token_start(hoisted, parser.pos) if parser.pos > 0 else 0
+        raise SourceError(offsets.to_original(at), str(e)) from None
     except (ValueError, TypeError, KeyError, IndexError, AssertionError) as e:
         # xDSL and dialect parse hooks raise these for some malformed input (an integer
         # out of range, a missing key); report them at the token being parsed.

@@ -249,6 +249,10 @@ def _attr_class(enc_cls: type[Encoding]) -> type[LayoutAttr]:
         "__module__": __name__,
         "__qualname__": class_name,
         "__doc__": f"``#{attr_name}<...>``, holding a core ``{enc_cls.__name__}``.",
+        # Re-declared so the generated dataclass compares and hashes the encoding
+        # (without it every attribute of one class would be equal to every other).
+        "__annotations__": {"encoding_param": EncodingParam},
+        "encoding_param": param_def(converter=EncodingParam.get),
     }
     return irdl_attr_definition(type(class_name, (base,), namespace))
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, OpResult, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr
@@ -105,11 +105,21 @@ def _defined_values(op: Operation) -> Iterator[tuple[str, SSAValue]]:
 def verify_module(module: Operation) -> None:
     """Verify every op (outermost first); raise ``OpVerifyError`` at the first failure."""
     problems: dict[tuple[TensorType[Attribute], LayoutContext], str | None] = {}
+    # Results of the ops walked so far (in text order): xDSL's parser accepts a use
+    # before its definition and xDSL checks no dominance, MLIR does.
+    defined: set[SSAValue] = set()
     for op in module.walk():
+        for index, operand in enumerate(op.operands):
+            if isinstance(operand, OpResult) and operand not in defined:
+                raise OpVerifyError(op, f"'{op.name}' op operand #{index} does not dominate this use")
+        defined.update(op.results)
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
-            raise OpVerifyError(op, f"'{op.name}' op {_strip_xdsl_prefix(str(e))}") from None
+            message = _strip_xdsl_prefix(str(e))
+            if not message.startswith(f"'{op.name}' op "):  # some verifiers name the op themselves
+                message = f"'{op.name}' op {message}"
+            raise OpVerifyError(op, message) from None
         context: LayoutContext | None = None
         for what, value in _defined_values(op):
             ty = value.type

@@ -400,3 +400,17 @@ def test_generated_cases_print_as_triton(family: str) -> None:
         assert aliased == inline, case.attr_text
         assert aliased.encoding == parse_encoding(case.attr_text)
         assert print_ir(aliased) == case.attr_text
+
+
+def test_attributes_compare_and_hash_by_their_encoding() -> None:
+    from ltc.dialects.ttg_attrs import layout_attr
+    from ltc.encodings import parse_encoding
+
+    def blocked(spt: int):
+        return layout_attr(parse_encoding(
+            f"#ttg.blocked<{{sizePerThread = [{spt}], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>"
+        ))
+
+    assert blocked(1) == blocked(1) and hash(blocked(1)) == hash(blocked(1))
+    assert blocked(1) != blocked(8)
+    assert len({blocked(1), blocked(2), blocked(8), blocked(1)}) == 3

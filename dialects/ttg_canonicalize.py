@@ -1,0 +1,144 @@
+"""Canonicalization patterns of ``ttg.convert_layout`` (xDSL's ``canonicalize`` pass).
+
+Imported lazily by ``ConvertLayoutOp``'s canonicalization trait. What they do:
+
+* ``FoldIdentityConvert``: a convert between identical types is replaced by its
+  source; so is one whose two layouts are the same linear layout for the tensor's
+  shape (``#ttg.linear`` vs an equal ``#ttg.blocked``; out dims compared too), when
+  its users do not constrain the layout (see the class).
+* ``FoldConvertChain``: ``cvt(cvt(x))`` becomes ``cvt(x)``, or ``x`` when the outer
+  result type is ``x``'s type.
+* ``RematerializeConvertedSource``: a convert of a ``tt.splat``, ``tt.make_range``
+  or a splat ``arith.constant`` becomes that op built directly in the result layout
+  (as Triton's canonicalizer does).
+
+A dead convert is removed by DCE (the op is ``Pure``).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute, Operation, Use
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from ltc.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalStoreOp
+from ltc.dialects.ttg_attrs import LayoutAttr
+
+__all__ = [
+    "CONVERT_LAYOUT_PATTERNS",
+    "FoldConvertChain",
+    "FoldIdentityConvert",
+    "RematerializeConvertedSource",
+    "same_layout",
+]
+
+
+def same_layout(src: Attribute, dst: Attribute) -> bool:
+    """True when two tensor types hold the same shape, element type and layout: equal
+    types, or layouts whose linear layouts for that shape are equal (out dims included)."""
+    if src == dst:
+        return True
+    if not (isinstance(src, TensorType) and isinstance(dst, TensorType)):
+        return False
+    if src.get_shape() != dst.get_shape() or src.element_type != dst.element_type:
+        return False
+    a, b = src.encoding, dst.encoding
+    if not (isinstance(a, LayoutAttr) and isinstance(b, LayoutAttr)):
+        return False
+    shape = list(src.get_shape())
+    try:
+        return a.to_linear_layout(shape) == b.to_linear_layout(shape)
+    except Exception:  # a layout that has no linear layout for this shape: not provably equal
+        return False
+
+
+class FoldIdentityConvert(RewritePattern):
+    """``cvt(x) -> x`` when the convert does not move data.
+
+    With equal types the result is simply ``x``. When the two types spell the same
+    linear layout differently (a ``#ttg.linear`` equal to a ``#ttg.blocked``), replacing
+    the result by ``x`` changes the type its users see, so it is done only when every
+    user accepts any layout there: another ``ttg.convert_layout``, ``ttg.local_alloc``
+    or ``ttg.local_store`` (as the stored value), whose verifiers check shape and
+    element type only. Other users keep the convert (it is free at run time).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
+        src_type, res_type = op.src.type, op.result.type
+        if src_type == res_type:
+            rewriter.replace(op, [], [op.src])
+            return
+        if op.result.uses and all(_accepts_any_layout(use) for use in op.result.uses) and same_layout(
+            src_type, res_type
+        ):
+            rewriter.replace(op, [], [op.src])
+
+
+def _accepts_any_layout(use: Use) -> bool:
+    """True when ``use`` is an operand whose layout its op does not constrain."""
+    user = use.operation
+    if isinstance(user, (ConvertLayoutOp, LocalAllocOp)):
+        return True
+    return isinstance(user, LocalStoreOp) and use.index == 0
+
+
+class FoldConvertChain(RewritePattern):
+    """``cvt(cvt(x)) -> cvt(x)``, or ``-> x`` when the outer result has ``x``'s type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
+        inner = op.src.owner
+        if not isinstance(inner, ConvertLayoutOp):
+            return
+        x = inner.src
+        if x.type == op.result.type:
+            rewriter.replace(op, [], [x])
+        else:
+            rewriter.replace(op, ConvertLayoutOp(x, op.result.type))
+
+
+_REMATERIALIZABLE = ("tt.splat", "tt.make_range")
+
+
+class RematerializeConvertedSource(RewritePattern):
+    """``cvt(splat(s))``, ``cvt(make_range)``, ``cvt(arith.constant dense<c>)``: build the
+    source op directly in the convert's result layout (its value does not depend on
+    the layout)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
+        src = op.src.owner
+        if not isinstance(src, Operation) or len(src.results) != 1:
+            return
+        res_type = op.result.type
+        assert isinstance(res_type, TensorType)
+        if src.name in _REMATERIALIZABLE:
+            new = type(src).create(
+                operands=list(src.operands),
+                result_types=[res_type],
+                properties=dict(src.properties),
+                attributes=dict(src.attributes),
+            )
+            rewriter.replace(op, new)
+        elif src.name == "arith.constant":
+            value = src.properties.get("value", src.attributes.get("value"))
+            if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+                return
+            new_value = DenseIntOrFPElementsAttr.from_list(res_type, [value.get_values()[0]])
+            props = {**src.properties}
+            attrs = {**src.attributes}
+            if "value" in props:
+                props["value"] = new_value
+            else:
+                attrs["value"] = new_value
+            new = type(src).create(result_types=[res_type], properties=props, attributes=attrs)
+            rewriter.replace(op, new)
+
+
+CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (
+    FoldIdentityConvert(),
+    FoldConvertChain(),
+    RematerializeConvertedSource(),
+)
+"""The canonicalization patterns of ``ttg.convert_layout``, in the order they are tried."""
