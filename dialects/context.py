@@ -1,7 +1,8 @@
 """The xDSL context that reads and writes Triton's IR: every dialect ltc knows.
 
 ``triton_context()`` registers, lazily, xDSL's ``builtin``, ``math``, ``scf``, ``cf``,
-``func``, ``gpu`` and ``llvm``, ltc's tensor-aware ``arith`` (in place of xDSL's), and
+``func`` and ``llvm``, ltc's tensor-aware ``arith`` and ``gpu`` (with ``gpu.barrier``'s
+custom syntax) in place of xDSL's, and
 the Triton dialects ``tt``, ``ttg`` and ``ttng``.
 """
 
@@ -44,7 +45,7 @@ def _func() -> Dialect:
 
 
 def _gpu() -> Dialect:
-    from xdsl.dialects.gpu import GPU
+    from ltc.dialects.gpu import GPU
 
     return GPU
 

@@ -14,7 +14,10 @@ rebuilt and re-verified at every occurrence otherwise).
 
 from __future__ import annotations
 
+import gc
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from collections.abc import Callable, Iterable
@@ -24,9 +27,18 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnregisteredOp
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
+from xdsl.utils.lexer import Input
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.mlir_lexer import (
+    KIND_BY_PUNCTUATION_SPELLING,
+    MLIRLexer,
+    MLIRToken,
+    MLIRTokenKind,
+    PunctuationSpelling,
+)
 
+from ltc.dialects.fast_lexer import FastMLIRLexer
 from ltc.dialects.text_spans import location_span_end, symbol_span_end
 
 SPLIT_MARKER = re.compile(r"^// -----.*$", re.MULTILINE)
@@ -122,12 +134,14 @@ class TritonParser(Parser):
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
+        self._parser_state = ParserState(FastMLIRLexer(Input(text, name)))
         self.op_offsets: dict[Operation, int] = {}
         self._name_offsets: list[int] = []
         self._text = self.lexer.input.content
         self._type_cache: dict[str, Attribute] = {}
         self._attribute_cache: dict[str, Attribute] = {}
         self._location_cache: dict[str, LocationAttr] = {}
+        self._registered_ops: dict[str, type[Operation]] = {}
 
     # ------------------------------------------------------------------ memoisation
     def _consumed_exactly(self, end: int) -> bool:
@@ -179,6 +193,47 @@ class TritonParser(Parser):
                 return self._memoised(self._location_cache, end, super().parse_optional_location)
         return super().parse_optional_location()
 
+    # ------------------------------------------------------------------ token primitives
+    # xDSL's own, minus property lookups and the assertions that check ltc's code for
+    # misuse (every call site passes a valid punctuation); same results, same errors.
+    def _consume_token(self, expected_kind: MLIRTokenKind | None = None) -> MLIRToken:
+        state = self._parser_state
+        token = state.current_token
+        assert expected_kind is None or token.kind is expected_kind, f"Unexpected token {token}"
+        state.current_token = state.lexer.lex()
+        return token
+
+    def _parse_optional_token(self, expected_kind: MLIRTokenKind) -> MLIRToken | None:
+        state = self._parser_state
+        token = state.current_token
+        if token.kind is not expected_kind:
+            return None
+        state.current_token = state.lexer.lex()
+        return token
+
+    def parse_optional_punctuation(self, punctuation: PunctuationSpelling) -> PunctuationSpelling | None:
+        state = self._parser_state
+        if state.current_token.kind is not KIND_BY_PUNCTUATION_SPELLING[punctuation]:
+            return None
+        state.current_token = state.lexer.lex()
+        return punctuation
+
+    def parse_punctuation(self, punctuation: PunctuationSpelling, context_msg: str = "") -> PunctuationSpelling:
+        state = self._parser_state
+        token = state.current_token
+        if token.kind is not KIND_BY_PUNCTUATION_SPELLING[punctuation]:
+            self.raise_error(f"Expected '{punctuation}'" + context_msg, token.span)
+        state.current_token = state.lexer.lex()
+        return punctuation
+
+    def parse_optional_characters(self, text: str) -> str | None:
+        state = self._parser_state
+        span = state.current_token.span
+        if self._text[span.start : span.end] != text:
+            return None
+        state.current_token = state.lexer.lex()
+        return text
+
     # ------------------------------------------------------------------ op positions
     def _parse_op_result_list(self):  # noqa: ANN202 - xDSL's private signature
         results = super()._parse_op_result_list()
@@ -191,10 +246,17 @@ class TritonParser(Parser):
         return op
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
+        # Registered ops by their full name: what the context answers never changes.
+        if (op_type := self._registered_ops.get(name)) is not None:
+            return op_type
         at = self._name_offsets[-1]
-        generic = self.lexer.input.content.startswith('"', at)
+        generic = self._text.startswith('"', at)
         op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
-        if op_type is not None and (generic or not issubclass(op_type, UnregisteredOp)):
+        if op_type is not None and not issubclass(op_type, UnregisteredOp):
+            if op_type.name == name:
+                self._registered_ops[name] = op_type
+            return op_type
+        if op_type is not None and generic:
             return op_type
         dialect = name.split(".", 1)[0]
         if op_type is not None:  # unregistered op allowed, but only in generic form
@@ -210,6 +272,20 @@ class TritonParser(Parser):
             "--allow-unregistered-dialect accepts it in generic form)",
             at,
         )
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside: parsing allocates many long-lived objects,
+    and the collector would walk the growing IR again and again (about 15% of the time).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -298,6 +374,12 @@ def _parse_error_position(text: str, offset: int, message: str, undefined: Itera
         line_start = text.rfind("\n", 0, offset) + 1
         found = text.rfind(alias[1], line_start, offset)
         offset = found if found >= 0 else offset
+    unknown = re.match(r"'([\w.$-]+)' is not registered", message)
+    if unknown:  # reported after the name, at its ``<``: point at the ``!`` or ``#`` that starts it
+        for sigil, what in (("!", "type"), ("#", "attribute")):
+            found = text.rfind(sigil + unknown[1], 0, offset + 1)
+            if found >= 0:
+                return found, f"unknown {what} '{sigil}{unknown[1]}'"
     if message.strip() == "in block definition":  # a region's body ran into something else
         message = "expected an operation or '}'"
     if message == "Could not parse entire input!" and text.startswith("}", offset):
@@ -324,7 +406,8 @@ def parse_module_text(ctx: Context, text: str, name: str = "<unknown>") -> Parse
     hoisted, offsets = hoist_location_aliases(text)
     parser = TritonParser(ctx, hoisted, name)
     try:
-        module = parser.parse_module()
+        with _gc_paused():
+            module = parser.parse_module()
     except ParseError as e:
         offset, message = _parse_error_position(hoisted, e.span.start, e.msg, parser.forward_ssa_references)
         raise SourceError(offsets.to_original(offset), message) from None

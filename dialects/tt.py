@@ -2097,9 +2097,12 @@ class MakeTensorDescOp(IRDLOperation):
     @staticmethod
     def _parse_short_type(parser: Parser, type_class: type[PtrType] | type[TensorDescType]) -> Attribute:
         """``<f16>`` (Triton's short form) or the full ``!tt.ptr<f16>``."""
-        if parser.parse_optional_characters("!") is None and parser._current_token.text == "<":  # noqa: SLF001
+        if parser._current_token.text == "<":  # noqa: SLF001 (xDSL has no public peek)
             return type_class.new(type_class.parse_parameters(parser))
-        return parser.parse_type() if parser._current_token.text.startswith("!") else parser.parse_type()  # noqa: SLF001
+        parsed = parser.parse_type()
+        if not isinstance(parsed, type_class):
+            parser.raise_error(f"expected {type_class.name} type, got {parsed}")
+        return parsed
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -9,7 +9,6 @@ what Triton checks, with Triton's messages.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
@@ -20,7 +19,6 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
-    NoneAttr,
     TensorType,
     i32,
 )

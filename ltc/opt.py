@@ -20,6 +20,7 @@ Exit status: 0 ok, 1 bad input (or a pass failed), 2 usage error, 3 internal err
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import sys
@@ -175,13 +176,10 @@ def _read_input(path: str, stdin: IO[str]) -> SourceFile:
 
 def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Options) -> str:
     """The printed result of one chunk; raises InputError for bad input."""
-    from xdsl.passes import PassPipeline
-
     from ltc.dialects.context import triton_context
     from ltc.dialects.printer import print_module
     from ltc.dialects.reader import SourceError, parse_module_text
     from ltc.dialects.verifier import OpVerifyError, verify_module
-    from ltc.passes.registry import pass_factories
 
     ctx = triton_context(allow_unregistered=opts.allow_unregistered_dialect)
     try:
@@ -211,10 +209,7 @@ def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Optio
             if prev is not None and opts.verify_each:
                 verify(prev.name)
 
-        try:
-            pipeline = PassPipeline.parse_spec(pass_factories(), opts.pipeline, between_passes)
-        except Exception as e:  # xDSL reports bad specs as ValueError / ArgSpecParseError
-            raise _UsageError(f"bad pass pipeline '{opts.pipeline}': {_one_line(str(e))}") from None
+        pipeline = _parse_pipeline(opts.pipeline, between_passes)
         try:
             pipeline.apply(ctx, parsed.module)
         except InputError:
@@ -234,6 +229,18 @@ class _UsageError(Exception):
     pass
 
 
+def _parse_pipeline(spec: str, callback=None):  # noqa: ANN001, ANN202 - xDSL's callback and PassPipeline
+    """xDSL's pipeline for ``spec``; raises ``_UsageError`` if it names unknown passes or options."""
+    from xdsl.passes import PassPipeline
+
+    from ltc.passes.registry import pass_factories
+
+    try:
+        return PassPipeline.parse_spec(pass_factories(), spec, callback)
+    except Exception as e:  # xDSL reports bad specs as ValueError / ArgSpecParseError
+        raise _UsageError(f"bad pass pipeline '{spec}': {_one_line(str(e))}") from None
+
+
 def _one_line(message: str) -> str:
     return " ".join(message.split())
 
@@ -243,7 +250,11 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
     from ltc.dialects.reader import split_input
 
     args_list, specs = _normalise_argv(argv)
-    args = _argument_parser().parse_args(args_list)
+    try:  # argparse prints --help and usage errors to sys.stdout/sys.stderr and exits
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            args = _argument_parser().parse_args(args_list)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
     opts = Options(
         split_input_file=args.split_input_file,
         allow_unregistered_dialect=args.allow_unregistered_dialect,
@@ -255,6 +266,8 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
         pipeline=_pipeline_spec(specs + args.pipelines),
     )
     try:
+        if opts.pipeline:  # a usage error is reported before the input is read
+            _parse_pipeline(opts.pipeline)
         source = _read_input(args.input, stdin)
         outputs: list[str] = []
         for chunk in split_input(source.text, opts.split_input_file):

@@ -184,6 +184,9 @@ OP_CASES: dict[str, tuple[str, str]] = {
         "%0 = tt.make_tensor_descriptor %p, [%n, %n], [%n64, %n64] : <f32>, <32x32xf32>\n"
         "%1 = tt.make_tensor_descriptor %p, [%n, %n], [%n64, %n64] {padding = 2 : i32} : <f32>, <32x32xf32>",
     ),
+    "make_tensor_descriptor_full_types": (
+        ARGS, "%0 = tt.make_tensor_descriptor %p, [%n], [%n64] : !tt.ptr<f32>, !tt.tensordesc<32xf32>"
+    ),
     "descriptor_load_store": (
         ARGS,
         "%0 = tt.descriptor_load %d[%n, %n] : !tt.tensordesc<32x32xf32> -> tensor<32x32xf32>\n"

@@ -738,6 +738,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #shared2 = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @make_tensor_descriptor_full_types(
+  // CHECK-NEXT: %0 = tt.make_tensor_descriptor %p, [%n], [%n64] : <f32>, <32xf32>
+  // CHECK-NEXT: tt.return
+  tt.func @make_tensor_descriptor_full_types(%p: !tt.ptr<f32>, %pi: !tt.ptr<i32>, %n: i32, %n64: i64, %f: f32, %c: i1, %tp: tensor<128x!tt.ptr<f32>>, %tf: tensor<128xf32>, %ti: tensor<128xi32>, %tm: tensor<128xi1>, %tpi: tensor<128x!tt.ptr<i32>>, %t2: tensor<32x32xf32>, %h2: tensor<32x32xf16>, %d: !tt.tensordesc<32x32xf32>, %ti64: tensor<128xi64>) {
+    %0 = tt.make_tensor_descriptor %p, [%n], [%n64] : !tt.ptr<f32>, !tt.tensordesc<32xf32>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#shared2 = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: tt.func @map_elementwise(
   // CHECK-NEXT: %0 = "tt.map_elementwise"(%tf, %ti) <{pack = 1 : i32}> ({
   // CHECK-NEXT: ^bb0(%a: f32, %b: i32):

@@ -1,0 +1,63 @@
+"""xDSL's MLIR lexer with a one-regex fast path.
+
+``MLIRLexer.lex`` dispatches on the first character through several method calls and
+regexes per token; parsing Triton text spends about a fifth of its time there. This
+lexer matches white space, comments and the common tokens (identifiers, numbers,
+punctuation) with one regex and builds the same ``Token`` (kind and span) xDSL would.
+Everything else — string literals, end of input, non-ASCII identifiers and anything
+malformed — goes to xDSL's own ``lex`` from the same position, so its tokens and its
+error messages are unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRToken, MLIRTokenKind
+
+_SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"  # xDSL's suffix-id
+_TOKEN = re.compile(
+    # What MLIRLexer._consume_whitespace skips; atomic, or a failed match would back
+    # off into a comment and read its '/' as a token.
+    r"(?>(?://[^\n]*\n?|\s+)*)"
+    r"(?:"
+    r"(?P<p>->|\.\.\.|\{-\#|\#-\}|[-:,(){}\[\]<>=+/*?|])"
+    r"|(?P<b>[a-zA-Z_][a-zA-Z0-9_$.]*)"
+    rf"|(?P<v>%{_SUFFIX_ID})"
+    rf"|(?P<h>\#{_SUFFIX_ID})"
+    rf"|(?P<x>!{_SUFFIX_ID})"
+    rf"|(?P<c>\^{_SUFFIX_ID})"
+    r"|(?P<a>@[a-zA-Z_][a-zA-Z0-9_$.]*)"
+    r"|(?P<f>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)"
+    r"|(?P<i>0x[0-9a-fA-F]+|[0-9]+)"
+    r")",
+    re.ASCII,
+)
+_KIND_BY_GROUP = {
+    "b": MLIRTokenKind.BARE_IDENT,
+    "v": MLIRTokenKind.PERCENT_IDENT,
+    "h": MLIRTokenKind.HASH_IDENT,
+    "x": MLIRTokenKind.EXCLAMATION_IDENT,
+    "c": MLIRTokenKind.CARET_IDENT,
+    "a": MLIRTokenKind.AT_IDENT,
+    "f": MLIRTokenKind.FLOAT_LIT,
+    "i": MLIRTokenKind.INTEGER_LIT,
+}
+
+
+class FastMLIRLexer(MLIRLexer):
+    """``MLIRLexer`` with the common tokens lexed by one regex match."""
+
+    def lex(self) -> MLIRToken:
+        m = _TOKEN.match(self.input.content, self.pos)
+        if m is None:
+            return super().lex()
+        group = m.lastgroup
+        start, end = m.span(group)
+        if group == "p":
+            kind = KIND_BY_PUNCTUATION_SPELLING[m.group(group)]
+        else:
+            kind = _KIND_BY_GROUP[group]
+        self.pos = end
+        return Token(kind, Span(start, end, self.input))
