@@ -385,8 +385,6 @@ def _parse_error_position(text: str, offset: int, message: str, undefined: Itera
     if message == "Could not parse entire input!" and text.startswith("}", offset):
         return offset, "unbalanced '}': no region is open here"
     at_end = _SPACE_AND_COMMENTS.match(text, offset).end() == len(text)
-    if at_end and _SPACE_AND_COMMENTS.match(text).end() == len(text):
-        return 0, "the input is empty: expected a module"
     lowered = message.lower()
     expected = "expected" in lowered and "unexpected" not in lowered
     line_start = text.rfind("\n", 0, offset) + 1
@@ -404,6 +402,9 @@ def parse_module_text(ctx: Context, text: str, name: str = "<unknown>") -> Parse
     Raises ``SourceError`` with an offset into ``text`` for any malformed input.
     """
     hoisted, offsets = hoist_location_aliases(text)
+    if _SPACE_AND_COMMENTS.match(hoisted).end() == len(hoisted):
+        # Like Triton and mlir-opt: an empty input (or ``// -----`` chunk) is an empty module.
+        return ParsedModule(ModuleOp([]), {})
     parser = TritonParser(ctx, hoisted, name)
     try:
         with _gc_paused():

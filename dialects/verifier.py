@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Attribute, OpResult, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -120,6 +121,8 @@ def verify_module(module: Operation) -> None:
             if not message.startswith(f"'{op.name}' op "):  # some verifiers name the op themselves
                 message = f"'{op.name}' op {message}"
             raise OpVerifyError(op, message) from None
+        if isinstance(op, scf.IfOp):
+            _verify_if_yields(op)
         context: LayoutContext | None = None
         for what, value in _defined_values(op):
             ty = value.type
@@ -132,6 +135,22 @@ def verify_module(module: Operation) -> None:
                 problems[key] = layout_problem(ty, context)
             if problems[key] is not None:
                 raise OpVerifyError(op, f"{what} has an invalid layout: {problems[key]}")
+
+
+def _verify_if_yields(op: scf.IfOp) -> None:
+    """Each branch of an ``scf.if`` yields its results' types (xDSL 0.74 does not check;
+    it even adds an empty ``scf.yield`` to a branch that has none)."""
+    expected = [r.type for r in op.results]
+    for index, region in enumerate(op.regions):
+        if not region.blocks or not isinstance(region.block.last_op, scf.YieldOp):
+            continue
+        got = [v.type for v in region.block.last_op.operands]
+        if got != expected:
+            raise OpVerifyError(
+                op,
+                f"'scf.if' op region #{index} yields {len(got)} value(s) of types ({', '.join(map(str, got))}) "
+                f"but the op has {len(expected)} result(s) of types ({', '.join(map(str, expected))})",
+            )
 
 
 def _strip_xdsl_prefix(message: str) -> str:

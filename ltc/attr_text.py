@@ -18,6 +18,8 @@ duplicate and ill-typed fields as ``AttrTextError``s with the column.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -263,6 +265,13 @@ class FieldReader:
 
     def _take(self, key: str) -> Value:
         if key not in self.entries:
+            # A misspelt key is likelier than a forgotten one: name it where it stands.
+            unused = [k for k in self.entries if k not in self.used]
+            close = difflib.get_close_matches(key, unused, n=1, cutoff=0.75)
+            if close:
+                raise AttrTextError(
+                    f"{self.attr}: unexpected field '{close[0]}' (did you mean '{key}'?)", self.entries[close[0]][1]
+                )
             raise AttrTextError(f"{self.attr}: missing field '{key}'", self.col)
         self.used.add(key)
         return self.entries[key][0]

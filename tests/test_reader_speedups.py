@@ -1,0 +1,270 @@
+"""The reader's speed-ups change nothing but speed.
+
+``TritonParser`` memoises types, attributes and locations by their source text, lexes
+with ``FastMLIRLexer`` and short-cuts a few token primitives. Each is checked against
+plain xDSL: the same tokens as ``MLIRLexer``; the same IR as ``xdsl.parser.Parser``
+(printed in generic form with locations, and structurally equal) on every example
+kernel, a generated module and the bad-input corpus; the same error, at the same
+offset, where the error lies inside a memoised type.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from xdsl.context import Context
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+from ltc.dialects.context import triton_context
+from ltc.dialects.fast_lexer import FastMLIRLexer
+from ltc.dialects.reader import SourceError, TritonParser, hoist_location_aliases, parse_module_text
+from ltc.dialects.text_spans import location_span_end, symbol_span_end
+from tests.generated_ir import generate_ttgir
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = sorted((ROOT / "examples" / "triton").glob("*.tt*ir"))
+BAD_INPUTS = sorted((Path(__file__).parent / "bad_inputs").glob("*.*"))
+
+
+def _is_text(path: Path) -> bool:
+    try:
+        path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+_LAYOUT = "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+_HEAD = _LAYOUT + 'module attributes {"ttg.num-warps" = 4 : i32} {\n  tt.func @f(%p: !tt.ptr<f32>, %n: i32) {\n'
+_TAIL = "    tt.return\n  }\n}\n"
+
+
+def _good(name: str) -> str:
+    return f"    %{name} = tt.splat %n : i32 -> tensor<128xi32, #blocked>\n"
+
+
+class _UnmemoisedTritonParser(TritonParser):
+    """``TritonParser`` with every speed-up undone: xDSL's lexer and parse methods."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
+        super().__init__(ctx, text, name)
+        self._parser_state = ParserState(MLIRLexer(Input(text, name)))
+
+    parse_optional_type = Parser.parse_optional_type
+    parse_optional_attribute = Parser.parse_optional_attribute
+    parse_optional_location = Parser.parse_optional_location
+    _consume_token = Parser._consume_token
+    _parse_optional_token = Parser._parse_optional_token
+    parse_optional_punctuation = Parser.parse_optional_punctuation
+    parse_punctuation = Parser.parse_punctuation
+    parse_optional_characters = Parser.parse_optional_characters
+
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        self._registered_ops.clear()
+        return super()._get_op_by_name(name)
+
+
+def _tokens(lexer_class: type[MLIRLexer], text: str) -> list[tuple]:
+    """Every token (kind, span, span class) and every lexer error (offset, message)."""
+    lexer = lexer_class(Input(text, "t"))
+    out: list[tuple] = []
+    while True:
+        try:
+            token = lexer.lex()
+        except ParseError as e:
+            out.append(("error", e.span.start, e.span.end, e.msg))
+            lexer.pos = e.span.start + 1
+            continue
+        out.append((token.kind, token.span.start, token.span.end, type(token.span).__name__))
+        if token.kind is MLIRTokenKind.EOF:
+            return out
+
+
+def _generic_text(module) -> str:  # noqa: ANN001
+    out = io.StringIO()
+    Printer(stream=out, print_generic_format=True, print_debuginfo=True).print_op(module)
+    return out.getvalue()
+
+
+def _outcome(parser_class: type[Parser], text: str) -> tuple:
+    """("ok", generic text with locations) or ("error", offset, message)."""
+    parser = parser_class(triton_context(), text)
+    try:
+        return ("ok", _generic_text(parser.parse_module()))
+    except ParseError as e:
+        return ("error", e.span.start, e.msg)
+    except VerifyException as e:
+        return ("error", parser.pos, str(e))
+
+
+class Test_fast_lexer:
+    @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+    def test_examples(self, path: Path) -> None:
+        text = path.read_text()
+        assert _tokens(FastMLIRLexer, text) == _tokens(MLIRLexer, text)
+
+    def test_generated_module(self) -> None:
+        text = generate_ttgir(300)
+        assert _tokens(FastMLIRLexer, text) == _tokens(MLIRLexer, text)
+
+    def test_random_texts(self) -> None:
+        # Fragments that stress the token boundaries: comments next to '/', '{-#',
+        # '#-}', '->', '...', hex and float literals, strings, non-ASCII letters/digits.
+        pieces = list("abx019_$.-#!%^@\"\\/{}()[]<>:=,+*?| \n\t") + [
+            "//", "->", "{-#", "#-}", "0x", "0xfg", "1.5e+3", "...", "..", "é", "²", '"s"', "i32",
+        ]  # fmt: skip
+        rng = random.Random(1234)
+        for _ in range(3000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+            assert _tokens(FastMLIRLexer, text) == _tokens(MLIRLexer, text), repr(text)
+
+    def test_comment_before_unlexable_text_is_skipped_whole(self) -> None:
+        # A failed match must not back off into the comment and lex its '/'.
+        text = '// note\n"str"'
+        assert _tokens(FastMLIRLexer, text)[0][:3] == (MLIRTokenKind.STRING_LIT, 8, 13)
+
+
+class Test_text_spans:
+    @pytest.mark.parametrize(
+        ("text", "end"),
+        [
+            ("i32 loc(#loc1)", 3),
+            ("f16, %x", 3),
+            ("tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc)", 35),
+            ("!tt.ptr<f32>)", 12),
+            ("#ttg.slice<{dim = 1, parent = #blocked}>>", 40),
+            ("!ttg.async.token\n", 16),
+            ("!tt.ptr <f32>", None),  # the body may follow after white space
+            ('!foo.bar<"a>b">', None),  # strings are not scanned
+            ("tensor<4xf32", None),  # unterminated
+            ("%x", None),
+            ("!llvm.func<void (i32) -> i32>", 29),  # '->' is no closing bracket
+        ],
+    )
+    def test_type_spans(self, text: str, end: int | None) -> None:
+        assert symbol_span_end(text, 0) == end
+
+    def test_attribute_stop_chars(self) -> None:
+        assert symbol_span_end("true}", 0, stop_chars="<:(") == 4
+        assert symbol_span_end("dense<1> : tensor<2xi32>", 0, stop_chars="<:(") is None
+        assert symbol_span_end("loc(#loc)", 0, stop_chars="<:(") is None
+
+    @pytest.mark.parametrize(
+        ("text", "end"),
+        [
+            ("loc(#loc1)\n", 10),
+            ('loc("x_ptr"(#loc)) ', 18),
+            ('loc(callsite(#loc1 at #loc31)))', 30),
+            ('loc("a(b"(#loc))', 16),  # parentheses inside strings do not count
+            ('loc("a\\"(b"(#loc))', 18),
+            ("loc (#loc1)", None),
+            ("loc(#loc1", None),
+        ],
+    )
+    def test_location_spans(self, text: str, end: int | None) -> None:
+        assert location_span_end(text, 0) == end
+
+
+class Test_same_ir_as_xdsl:
+    @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+    def test_examples(self, path: Path) -> None:
+        hoisted, _ = hoist_location_aliases(path.read_text())
+        ours = _outcome(TritonParser, hoisted)
+        assert ours[0] == "ok"
+        assert ours == _outcome(Parser, hoisted)
+        assert ours == _outcome(_UnmemoisedTritonParser, hoisted)
+
+    def test_generated_module(self) -> None:
+        hoisted, _ = hoist_location_aliases(generate_ttgir(500))
+        ctx = triton_context()
+        ours = TritonParser(ctx, hoisted).parse_module()
+        plain = Parser(ctx, hoisted).parse_module()
+        assert ours.is_structurally_equivalent(plain)
+        assert _generic_text(ours) == _generic_text(plain)
+
+    @pytest.mark.parametrize("path", [p for p in BAD_INPUTS if _is_text(p)], ids=lambda p: p.name)
+    def test_bad_inputs(self, path: Path) -> None:
+        # Against TritonParser without its speed-ups: it words some errors its own way.
+        hoisted, _ = hoist_location_aliases(path.read_text())
+        assert _outcome(TritonParser, hoisted) == _outcome(_UnmemoisedTritonParser, hoisted)
+
+    @pytest.mark.parametrize(
+        "line",
+        [
+            "%b = tt.splat %p : !tt.ptr <f32> -> tensor<128x!tt.ptr<f32>, #blocked>",
+            "%b = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr <f32>, #blocked>",
+            "%b = tt.splat %n : i32 -> tensor<128xi32,#blocked>",
+            "%b = tt.splat %n : i32 -> tensor<128xi32, // comment\n #blocked>",
+            "%b = tt.splat %n : i32 -> tensor <128xi32, #blocked>\n    %c = tt.splat %n : i32 -> tensor <64xi32, #blocked>",
+            "%b = tt.splat %n : i32 -> tensor<128xi32, #blocked> loc (#loc1)",
+            '%b = tt.splat %n : i32 -> tensor<128xi32, #blocked> loc("a(b"(#loc1))',
+            "%b = tt.splat %n : i32 -> tensor<128xi32, #ttg.blocked<{sizePerThread = [1], "
+            "threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>",
+            "%b = tt.splat %n : i32.x -> tensor<128xi32, #blocked>",
+        ],
+    )
+    def test_spelling_variants(self, line: str) -> None:
+        # Each follows a memoised spelling of the same type or location.
+        first = "    %a = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked> loc(#loc1)\n"
+        again = "    %z = tt.splat %n : i32 -> tensor<128xi32, #blocked> loc(#loc1)\n"
+        text = "#loc1 = loc(unknown)\n" + _HEAD + first + again + "    " + line + "\n" + _TAIL
+        assert _outcome(TritonParser, text) == _outcome(_UnmemoisedTritonParser, text)
+
+    def test_types_are_shared_between_ops(self) -> None:
+        # The memo is in use: equal type texts give the very same object.
+        text = generate_ttgir(60)
+        ops = [op for op in parse_module_text(triton_context(), text).module.walk() if op.name == "tt.splat"]
+        tensor_types = {id(op.results[0].type) for op in ops if "!tt.ptr" not in str(op.results[0].type)}
+        assert len(ops) > 3 and len(tensor_types) == 1
+
+
+class Test_errors_inside_memoised_text:
+    """Where a type's text fails, the error is xDSL's, at xDSL's offset, whether or
+    not an equal or similar text was memoised before."""
+
+    def _check(self, body: str, at: str, message: str) -> None:
+        text = _HEAD + body + _TAIL
+        with pytest.raises(SourceError) as info:
+            parse_module_text(triton_context(), text)
+        assert (info.value.offset, info.value.message) == (text.index(at), message)
+        raw = _outcome(TritonParser, text)  # before parse_module_text's own positioning
+        assert raw[0] == "error" and raw == _outcome(Parser, text)
+
+    def test_undefined_alias_after_memoised_type(self) -> None:
+        bad = "    %c = tt.splat %n : i32 -> tensor<128xi32, #blocked9>\n"
+        self._check(_good("a") + _good("b") + bad, "#blocked9", "undefined symbol alias '#blocked9'")
+
+    def test_undefined_alias_before_memoised_type(self) -> None:
+        bad = "    %b = tt.splat %n : i32 -> tensor<128xi32, #blocked9>\n"
+        self._check(bad + _good("a"), "#blocked9", "undefined symbol alias '#blocked9'")
+
+    def test_same_bad_text_twice(self) -> None:
+        # A failed parse memoises nothing: the first occurrence is reported.
+        bad = "    %{} = tt.splat %n : i32 -> tensor<128xi32, #blocked7>\n"
+        self._check(_good("a") + bad.format("b") + bad.format("c"), "#blocked7", "undefined symbol alias '#blocked7'")
+
+    def test_bad_element_type_inside_memoised_shape(self) -> None:
+        bad = "    %b = tt.splat %n : i32 -> tensor<128xj32, #blocked>\n"
+        text = _HEAD + _good("a") + bad + _TAIL
+        with pytest.raises(SourceError) as info:
+            parse_module_text(triton_context(), text)
+        assert (info.value.offset, info.value.message) == (text.index("j32"), "Expected shape type.")
+        raw = _outcome(TritonParser, text)
+        assert raw[0] == "error" and raw == _outcome(Parser, text)
+
+    def test_offsets_map_back_past_hoisted_location_aliases(self) -> None:
+        bad = "    %c = tt.splat %n : i32 -> tensor<128xi32, #blocked9> loc(#loc1)\n"
+        good = (_good("a") + _good("b")).replace("\n", " loc(#loc1)\n")
+        text = _HEAD + good + bad + _TAIL + "#loc1 = loc(unknown)\n"
+        with pytest.raises(SourceError) as info:
+            parse_module_text(triton_context(), text)
+        assert (info.value.offset, info.value.message) == (text.index("#blocked9"), "undefined symbol alias '#blocked9'")
