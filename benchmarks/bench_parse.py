@@ -123,8 +123,8 @@ def module_rows(n_ops: int, repeat: int, triton: TritonIR | None) -> tuple[int, 
     t_parse = t_print = None
     if triton is not None:
         try:
-            t_module = triton.parse(text)
-            t_parse = rate(lambda: triton.parse(text))
+            t_module = triton.parse(text)  # also leaves the text in the scratch file
+            t_parse = rate(lambda: triton.parse_file(triton.scratch))
             t_print = rate(lambda: t_module.str())
         except RuntimeError as e:
             print(f"Triton rejected the generated module: {e}", file=sys.stderr)

@@ -270,14 +270,11 @@ def _signed(value: int, width: int) -> int:
     return value - (1 << width) if value >> (width - 1) else value
 
 
-def _dense_element_texts(attr: DenseIntOrFPElementsAttr) -> list[str]:
-    element = attr.get_element_type()
-    size = element.compile_time_size
-    data = attr.data.data
-    chunks = [int.from_bytes(data[i : i + size], "little") for i in range(0, len(data), size)]
+def _element_text(chunk: bytes, element: Attribute) -> str:
+    value = int.from_bytes(chunk, "little")
     if isinstance(element, IntegerType | IndexType):
-        return [_int_text(c, element) for c in chunks]
-    return [float_text(c, element) for c in chunks]
+        return _int_text(value, element)
+    return float_text(value, element)
 
 
 def _nested(texts: Sequence[str], shape: Sequence[int]) -> str:
@@ -289,13 +286,16 @@ def _nested(texts: Sequence[str], shape: Sequence[int]) -> str:
 
 def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
     """``dense<...>`` as MLIR prints it (without the type): splat when all elements are bitwise equal."""
-    texts = _dense_element_texts(attr)
-    if not texts:
-        return "dense<>"
-    size = attr.get_element_type().compile_time_size
+    element = attr.get_element_type()
+    size = element.compile_time_size
     data = attr.data.data
-    if data == data[:size] * len(texts):
-        return f"dense<{texts[0]}>"
+    count = len(data) // size if size else 0
+    if not count:
+        return "dense<>"
+    # A splat (the common case: tensor<128x128xf32> of zeros) is formatted once.
+    if data == data[:size] * count:
+        return f"dense<{_element_text(data[:size], element)}>"
+    texts = [_element_text(data[i : i + size], element) for i in range(0, len(data), size)]
     return f"dense<{_nested(texts, attr.get_shape())}>"
 
 

@@ -70,7 +70,8 @@ def symbol_span_end(text: str, pos: int, *, stop_chars: str = "<") -> int | None
         end = _angle_body_end(text, end)
         if end is None:
             return None
-    if _next_char(text, end) in tuple(stop_chars):
+    following = _next_char(text, end)
+    if following and following in stop_chars:
         return None
     return end
 

@@ -268,3 +268,16 @@ class Test_errors_inside_memoised_text:
         with pytest.raises(SourceError) as info:
             parse_module_text(triton_context(), text)
         assert (info.value.offset, info.value.message) == (text.index("#blocked9"), "undefined symbol alias '#blocked9'")
+
+    @pytest.mark.parametrize(
+        ("text", "offset", "message"),
+        [
+            ("$ module {}", 0, "Unexpected character: $"),
+            ('  "abc', 2, "End of file reached before closing string literal."),
+        ],
+    )
+    def test_bad_first_token(self, text: str, offset: int, message: str) -> None:
+        # The parser lexes the first token as it is built: that error is a SourceError too.
+        with pytest.raises(SourceError) as info:
+            parse_module_text(triton_context(), text)
+        assert (info.value.offset, info.value.message) == (offset, message)
