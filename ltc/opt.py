@@ -25,10 +25,13 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import IO, NoReturn
+from dataclasses import dataclass, replace
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from ltc.diagnostics import SourceFile
+
+if TYPE_CHECKING:  # xDSL is imported on first use, not at start-up
+    from xdsl.passes import PassPipeline
 
 PROG = "ltc-opt"
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -156,7 +159,7 @@ class Options:
     print_op_generic: bool
     verify_each: bool
     disable_verify: bool
-    pipeline: str
+    pipeline: PassPipeline | None
 
 
 def _read_input(path: str, stdin: IO[str]) -> SourceFile:
@@ -203,15 +206,14 @@ def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Optio
             raise InputError(source.diagnostic(op_offset(e.op), message)) from None
 
     verify(None)
-    if opts.pipeline:
+    if opts.pipeline is not None:
 
         def between_passes(prev, module, nxt) -> None:  # noqa: ANN001 - xDSL callback
             if prev is not None and opts.verify_each:
                 verify(prev.name)
 
-        pipeline = _parse_pipeline(opts.pipeline, between_passes)
         try:
-            pipeline.apply(ctx, parsed.module)
+            replace(opts.pipeline, callback=between_passes).apply(ctx, parsed.module)
         except InputError:
             raise
         except Exception as e:
@@ -229,14 +231,17 @@ class _UsageError(Exception):
     pass
 
 
-def _parse_pipeline(spec: str, callback=None):  # noqa: ANN001, ANN202 - xDSL's callback and PassPipeline
-    """xDSL's pipeline for ``spec``; raises ``_UsageError`` if it names unknown passes or options."""
+def _parse_pipeline(spec: str) -> PassPipeline | None:
+    """xDSL's pipeline for ``spec`` (None if empty); raises ``_UsageError`` if it names
+    unknown passes or options."""
+    if not spec:
+        return None
     from xdsl.passes import PassPipeline
 
     from ltc.passes.registry import pass_factories
 
     try:
-        return PassPipeline.parse_spec(pass_factories(), spec, callback)
+        return PassPipeline.parse_spec(pass_factories(), spec)
     except Exception as e:  # xDSL reports bad specs as ValueError / ArgSpecParseError
         raise _UsageError(f"bad pass pipeline '{spec}': {_one_line(str(e))}") from None
 
@@ -255,6 +260,11 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
             args = _argument_parser().parse_args(args_list)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else EXIT_USAGE
+    try:  # a usage error is reported before the input is read
+        pipeline = _parse_pipeline(_pipeline_spec(specs + args.pipelines))
+    except _UsageError as e:
+        print(f"{PROG}: error: {e}", file=stderr)
+        return EXIT_USAGE
     opts = Options(
         split_input_file=args.split_input_file,
         allow_unregistered_dialect=args.allow_unregistered_dialect,
@@ -263,11 +273,9 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
         print_op_generic=args.print_op_generic,
         verify_each=args.verify_each,
         disable_verify=args.disable_verify,
-        pipeline=_pipeline_spec(specs + args.pipelines),
+        pipeline=pipeline,
     )
     try:
-        if opts.pipeline:  # a usage error is reported before the input is read
-            _parse_pipeline(opts.pipeline)
         source = _read_input(args.input, stdin)
         outputs: list[str] = []
         for chunk in split_input(source.text, opts.split_input_file):
@@ -280,9 +288,6 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
     except InputError as e:
         print(e.text, file=stderr)
         return EXIT_INPUT
-    except _UsageError as e:
-        print(f"{PROG}: error: {e}", file=stderr)
-        return EXIT_USAGE
     text = SPLIT_OUTPUT_MARKER.join(outputs)
     if args.output == "-":
         stdout.write(text)
