@@ -1,1 +1,21 @@
-"""ltc.lowering (see DESIGN.md §2)."""
+"""ltc.lowering: conversion plans, their simulator, and (later) per-thread lowering (DESIGN.md §7).
+
+Modules, one idea each:
+
+* ``plan``: the plan data model (instructions as F2-affine functions of lane and warp bits);
+* ``convert``: classify a conversion and build the cheapest exact plan (``plan_conversion``);
+* ``broadcast``: broadcast (duplicate) registers, stripped before planning and restored after;
+* ``shuffle``: warp shuffles (the paper's §5.4 rounds, and the swap/ship decomposition);
+* ``swizzle``: optimal swizzling (§9.2): vector, bank and segment bases of the scratch layout;
+* ``shared``: shared-memory plans (st/ld.shared, stmatrix/ldmatrix, rounds, barriers);
+* ``simulate``: run a plan for every thread of a CTA, check it, count bank-conflict wavefronts.
+
+Example::
+
+    from ltc import to_linear_layout
+    from ltc.lowering.convert import plan_conversion
+    from ltc.lowering.simulate import simulate
+
+    plan = plan_conversion(to_linear_layout(SRC, [64, 64]), to_linear_layout(DST, [64, 64]), 16)
+    print(plan.kind, plan.counts, simulate(plan).exact)
+"""

@@ -13,6 +13,9 @@ warp, block — or offset, block for shared memory) to tensor indices
 * ``--table``: a text grid of who holds each element (``ltc.layout_view``);
 * ``--svg OUT``: the same as an SVG picture (``-`` writes it to stdout).
 
+``ltc-layout convert SRC DST --shape ... --dtype ...`` plans the conversion
+between two layouts instead (``ltc.convert_cli``).
+
 Exit status: 0 on success; 1 for bad input (attribute text, shape, options that
 the layout contradicts), with one ``ltc-layout: error: ...`` line on stderr (plus
 the attribute text and a caret under the bad column for text errors); 2 for
@@ -32,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
-__all__ = ["CliError", "layout_main", "parse_shape"]
+__all__ = ["CliError", "build_layout", "check_in_dim", "layout_main", "parse_shape"]
 
 _LAYOUT_PROG = "ltc-layout"
 
@@ -51,6 +54,8 @@ examples:
   ltc-layout '#ttg.blocked<{...}>' --shape 32x16 --svg blocked.svg
   ltc-layout '#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, \\
       order = [1, 0]}>' --shape 64x64 --svg shared.svg --dtype-bits 16
+  ltc-layout convert SRC DST --shape 64x64 --dtype f16   (plan a conversion;
+      see ltc-layout convert --help)
 
 table cells: w<warp>/t<lane>/r<register> (b<block>/ first when there are
 several CTAs), or the offset for shared layouts; "*N" marks an element held
@@ -184,7 +189,7 @@ def _print_error(streams: _Streams, err: CliError) -> None:
         print("  " + " " * (col - 1) + "^", file=streams.err)
 
 
-def _build_layout(attr: str, shape: tuple[int, ...]):
+def build_layout(attr: str, shape: tuple[int, ...]):
     """Parse ``attr`` and build its layout, turning library errors into ``CliError``."""
     from ltc.encodings import AttrTextError, EncodingError, ShapeError, parse_encoding
     from ltc.linear_layout import LayoutError
@@ -204,7 +209,7 @@ def _build_layout(attr: str, shape: tuple[int, ...]):
         raise CliError(f"shape {'x'.join(map(str, shape))}: {e}") from None
 
 
-def _check_in_dim(layout, dim: str, expected: int | None, option: str) -> None:
+def check_in_dim(layout, dim: str, expected: int | None, option: str) -> None:
     if expected is None:
         return
     if not layout.has_in_dim(dim):
@@ -217,9 +222,9 @@ def _check_in_dim(layout, dim: str, expected: int | None, option: str) -> None:
 
 def _run_layout(args: argparse.Namespace, streams: _Streams) -> None:
     shape = parse_shape(args.shape)
-    layout = _build_layout(args.attr, shape)
-    _check_in_dim(layout, "warp", args.num_warps, "--num-warps")
-    _check_in_dim(layout, "lane", args.threads_per_warp, "--threads-per-warp")
+    layout = build_layout(args.attr, shape)
+    check_in_dim(layout, "warp", args.num_warps, "--num-warps")
+    check_in_dim(layout, "lane", args.threads_per_warp, "--threads-per-warp")
     if args.json:
         import json
 
@@ -250,9 +255,22 @@ def _run_layout(args: argparse.Namespace, streams: _Streams) -> None:
 def layout_main(argv: Sequence[str] | None = None) -> int:
     """``ltc-layout``: returns the exit status (see the module docstring)."""
     streams = _Streams(sys.stdout, sys.stderr)
-    parser = _layout_parser()
+    argv = list(argv) if argv is not None else sys.argv[1:]
+    if argv[:1] == ["convert"]:
+        from ltc.convert_cli import convert_parser, run_convert
+
+        parser = convert_parser(_Parser)
+        run = run_convert
+        argv = argv[1:]
+    else:
+        parser = _layout_parser()
+
+        def run(args: argparse.Namespace, out: TextIO) -> int:
+            _run_layout(args, _Streams(out, streams.err))
+            return 0
+
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args = parser.parse_args(argv)
     except _UsageError as e:
         parser.print_usage(streams.err)
         print(f"{_LAYOUT_PROG}: error: {_one_line(str(e))}", file=streams.err)
@@ -260,14 +278,13 @@ def layout_main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:  # --help
         return int(e.code or 0) if not isinstance(e.code, str) else 2
     try:
-        _run_layout(args, streams)
+        return run(args, streams.out)
     except CliError as e:
         _print_error(streams, e)
         return 1
     except Exception as e:  # a bug in ltc: still one line, never a traceback
         print(f"{_LAYOUT_PROG}: internal error: {type(e).__name__}: {_one_line(str(e))}", file=streams.err)
         return 3
-    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
