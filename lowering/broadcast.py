@@ -56,7 +56,7 @@ def strip_register_broadcast(layout: LinearLayout) -> RegisterBroadcast:
     """Split ``layout``'s register dim into independent bases and duplicates (see module doc)."""
     bases = layout.bases["register"]
     n = len(bases)
-    cols = layout.transpose_ins(_register_first(layout)).flat_columns[:n]
+    cols = layout.flat_columns_by_in_dim()["register"]
     echelon = f2.ColumnEchelon()
     kept_bits: list[int] = []
     for i, c in enumerate(cols):
@@ -69,18 +69,6 @@ def strip_register_broadcast(layout: LinearLayout) -> RegisterBroadcast:
     # Element of register r (lane 0, warp 0) -> the kept register holding it.
     value_to_kept = {}
     for r in kept:
-        value_to_kept[_register_value(cols, r)] = r
-    canonical = tuple(value_to_kept[_register_value(cols, r)] for r in range(1 << n))
+        value_to_kept[f2.apply_columns(cols, r)] = r
+    canonical = tuple(value_to_kept[f2.apply_columns(cols, r)] for r in range(1 << n))
     return RegisterBroadcast(layout, stripped, tuple(kept_bits), kept, canonical)
-
-
-def _register_value(cols: tuple[int, ...], r: int) -> int:
-    v = 0
-    for i, c in enumerate(cols):
-        if r >> i & 1:
-            v ^= c
-    return v
-
-
-def _register_first(layout: LinearLayout) -> list[str]:
-    return ["register"] + [d for d in layout.in_dim_names if d != "register"]

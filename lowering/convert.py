@@ -1,18 +1,7 @@
 """Planning a layout conversion: classify it, then build the cheapest exact plan.
 
-Let ``A`` (source) and ``B`` (destination) be distributed layouts of one tensor,
-maps from hardware bits (register, lane, warp, block) to tensor bits. For a set
-D of outer hardware dims, the conversion is *trivial over D* when every element
-B places at a hardware position is already held by A at a position with the same
-D coordinates. With S = span of A's columns for the dims not in D, that is the
-linear condition
-
-* every column of B for a dim not in D lies in S, and
-* for each basis i of a dim in D, ``B(i) ⊕ A(i) ∈ S``,
-
-which broadcast bases (zero or dependent columns, on either side) satisfy or
-not on their own merits — nothing needs stripping first. The kind follows from
-the widest D the conversion is trivial over:
+The kind of a conversion from layout A to layout B follows from the widest set
+of outer hardware dims it is *trivial over* (``ltc.lowering.locality``):
 
 =====================  =================  ==========================
 trivial over           kind               plan
@@ -35,6 +24,7 @@ from dataclasses import dataclass
 from ltc import f2
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.broadcast import strip_register_broadcast
+from ltc.lowering.locality import check_convertible, trivial_over
 from ltc.lowering.plan import (
     ConversionPlan,
     Move,
@@ -49,14 +39,9 @@ from ltc.lowering.plan import (
 __all__ = [
     "ConversionClass",
     "classify_conversion",
-    "hardware_columns",
     "plan_conversion",
     "plan_register_permutation",
-    "trivial_over",
 ]
-
-HARDWARE_DIMS = ("register", "lane", "warp", "block")
-
 
 @dataclass(frozen=True)
 class ConversionClass:
@@ -64,50 +49,6 @@ class ConversionClass:
 
     kind: PlanKind
     moved: tuple[str, ...]
-
-
-def hardware_columns(layout: LinearLayout) -> dict[str, tuple[int, ...]]:
-    """Per in dim, the layout's columns as flat tensor indices (first out dim lowest)."""
-    out, c = {}, 0
-    cols = layout.flat_columns
-    for d in layout.in_dim_names:
-        k = layout.in_dim_size_log2(d)
-        out[d] = tuple(cols[c : c + k])
-        c += k
-    return out
-
-
-def check_convertible(src: LinearLayout, dst: LinearLayout) -> None:
-    """Raise :class:`PlanError` unless ``src`` and ``dst`` lay out the same tensor on the same CTA."""
-    for name, lay in (("source", src), ("destination", dst)):
-        if set(lay.in_dim_names) - set(HARDWARE_DIMS) or not lay.has_in_dim("register"):
-            raise PlanError(f"the {name} layout is not distributed (in dims {lay.in_dim_names})")
-    if list(src.out_dims.items()) != list(dst.out_dims.items()):
-        raise PlanError(
-            f"the layouts cover different tensors: {dict(src.out_dims)} vs {dict(dst.out_dims)}"
-        )
-    for d in ("lane", "warp", "block"):
-        a = src.in_dim_size(d) if src.has_in_dim(d) else 1
-        b = dst.in_dim_size(d) if dst.has_in_dim(d) else 1
-        if a != b:
-            raise PlanError(f"the layouts use different numbers of {d}s: {a} vs {b}")
-    for name, lay in (("source", src), ("destination", dst)):
-        if not lay.is_surjective():
-            raise PlanError(f"the {name} layout does not cover every element of the tensor")
-
-
-def trivial_over(src: LinearLayout, dst: LinearLayout, dims: Sequence[str]) -> bool:
-    """Whether every element ``dst`` puts somewhere is held by ``src`` with the same ``dims`` coordinates."""
-    a, b = hardware_columns(src), hardware_columns(dst)
-    inner = [c for d, cols in a.items() if d not in dims for c in cols]
-    ech = f2.column_echelon(inner)
-    for d, cols in b.items():
-        if d in dims:
-            if any(ech.express(c ^ s) is None for c, s in zip(cols, a.get(d, ()))):
-                return False
-        elif any(ech.express(c) is None for c in cols):
-            return False
-    return True
 
 
 def classify_conversion(src: LinearLayout, dst: LinearLayout) -> ConversionClass:
@@ -136,8 +77,8 @@ def plan_register_permutation(src: LinearLayout, dst: LinearLayout, element_bits
     if not trivial_over(src, dst, ("lane", "warp", "block")):
         raise PlanError("not a register permutation: data must cross threads")
     stripped = strip_register_broadcast(src)
-    a = hardware_columns(stripped.stripped)
-    b = hardware_columns(dst)
+    a = stripped.stripped.flat_columns_by_in_dim()
+    b = dst.flat_columns_by_in_dim()
     kept = stripped.kept_bits
 
     def spread(x: int) -> int:  # stripped register index -> original index

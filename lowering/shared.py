@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from ltc import f2
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.broadcast import strip_register_broadcast
-from ltc.lowering.convert import check_convertible, hardware_columns, trivial_over
+from ltc.lowering.locality import check_convertible, trivial_over
 from ltc.lowering.plan import (
     Barrier,
     ConversionPlan,
@@ -76,7 +76,7 @@ def warp_local(src: LinearLayout, dst: LinearLayout) -> bool:
     over warps and the source's warp bases are independent (no warp broadcast)."""
     if not trivial_over(src, dst, ("warp", "block")):
         return False
-    cols = hardware_columns(strip_register_broadcast(src).stripped)
+    cols = strip_register_broadcast(src).stripped.flat_columns_by_in_dim()
     inner = [c for d in ("register", "lane") for c in cols.get(d, ())]
     warps = cols.get("warp", ())
     return f2.rank([*inner, *warps]) == f2.rank(inner) + len(warps)
@@ -177,7 +177,7 @@ def _side(
 ) -> list[list[Instruction]]:
     """Per round, one side's instructions (ordered by offset)."""
     rb = strip_register_broadcast(layout)
-    cols = hardware_columns(rb.stripped)
+    cols = rb.stripped.flat_columns_by_in_dim()
     regs = cols.get("register", ())
     ebytes = element_bits // 8
     n = len(s.basis)

@@ -68,6 +68,7 @@ import numpy as np
 from ltc import f2
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.broadcast import strip_register_broadcast
+from ltc.lowering.locality import HARDWARE_DIMS, check_convertible, trivial_over
 from ltc.lowering.plan import (
     ConversionPlan,
     Instruction,
@@ -88,24 +89,10 @@ __all__ = [
     "shuffle_round_bound",
 ]
 
-_DIMS = ("register", "lane", "warp", "block")
-
 
 # --------------------------------------------------------------- F2 helpers
-def _apply(cols: Sequence[int], x: int) -> int:
-    """The linear map with columns ``cols`` applied to the bit-vector ``x``."""
-    v = 0
-    i = 0
-    while x:
-        if x & 1:
-            v ^= cols[i]
-        x >>= 1
-        i += 1
-    return v
-
-
 def _table(constant: int, cols: Sequence[int]) -> np.ndarray:
-    """``t[x] = constant ⊕ _apply(cols, x)`` for every x < 2^len(cols)."""
+    """``t[x] = constant ⊕ f2.apply_columns(cols, x)`` for every x < 2^len(cols)."""
     t = np.array([constant], dtype=np.int64)
     for c in cols:
         t = np.concatenate([t, t ^ c])
@@ -113,7 +100,7 @@ def _table(constant: int, cols: Sequence[int]) -> np.ndarray:
 
 
 def _kernel(cols: Sequence[int]) -> list[int]:
-    """A basis of ``{x : _apply(cols, x) = 0}``."""
+    """A basis of ``{x : f2.apply_columns(cols, x) = 0}``."""
     ech = f2.ColumnEchelon()
     out = []
     for i, c in enumerate(cols):
@@ -124,7 +111,7 @@ def _kernel(cols: Sequence[int]) -> list[int]:
 
 def _span(basis: Sequence[int]) -> list[int]:
     """Every vector of span(basis) (basis independent), indexed by coordinates."""
-    return [_apply(basis, x) for x in range(1 << len(basis))]
+    return [f2.apply_columns(basis, x) for x in range(1 << len(basis))]
 
 
 def _rank(cols: Sequence[int]) -> int:
@@ -163,37 +150,19 @@ class _WarpProblem:
 
 
 def _columns(layout: LinearLayout) -> dict[str, list[int]]:
-    out, c = {}, 0
-    cols = layout.flat_columns
-    for d in layout.in_dim_names:
-        k = layout.in_dim_size_log2(d)
-        out[d] = list(cols[c : c + k])
-        c += k
-    for d in _DIMS:
-        out.setdefault(d, [])
-    return out
+    by_dim = layout.flat_columns_by_in_dim()
+    return {d: list(by_dim.get(d, ())) for d in HARDWARE_DIMS}
 
 
 def _locality_error(src: LinearLayout, dst: LinearLayout) -> str | None:
     """Why ``src → dst`` is not a warp-local conversion, or None when it is."""
-    for name, lay in (("source", src), ("destination", dst)):
-        extra = set(lay.in_dim_names) - set(_DIMS)
-        if extra or not lay.has_in_dim("register") or not lay.has_in_dim("lane"):
-            return f"the {name} layout is not distributed (in dims {lay.in_dim_names})"
-    if list(src.out_dims.items()) != list(dst.out_dims.items()):
-        return f"the layouts cover different tensors: {dict(src.out_dims)} vs {dict(dst.out_dims)}"
-    a, b = _columns(src), _columns(dst)
-    for d in ("lane", "warp", "block"):
-        if len(a[d]) != len(b[d]):
-            return f"the layouts use different numbers of {d}s"
-    inner = f2.column_echelon(a["register"] + a["lane"])
-    for c in b["register"] + b["lane"]:
-        if inner.express(c) is None:
-            return "the destination places an element in a warp whose source registers and lanes lack it"
-    for c, s in zip(b["warp"], a["warp"]):
-        if inner.express(c ^ s) is None:
-            return "a destination warp holds data its source warp does not"
-    if b["block"] != a["block"]:
+    try:
+        check_convertible(src, dst)
+    except PlanError as e:
+        return str(e)
+    if not trivial_over(src, dst, ("warp", "block")):
+        return "a destination warp holds data its source warp does not"
+    if src.flat_columns_by_in_dim().get("block", ()) != dst.flat_columns_by_in_dim().get("block", ()):
         return "the layouts split the tensor over blocks differently"
     return None
 
@@ -201,9 +170,10 @@ def _locality_error(src: LinearLayout, dst: LinearLayout) -> str | None:
 def is_warp_local(src: LinearLayout, dst: LinearLayout) -> bool:
     """Whether every warp of ``dst`` holds only elements the same warp of ``src`` holds.
 
-    Precisely: each destination register and lane column lies in ``U =
-    span(src register, lane columns)``, each warp column differs from the
-    source's by a vector of ``U``, and the block columns are equal. This holds
+    Precisely: the conversion is trivial over warp and block
+    (``ltc.lowering.locality``: each destination register and lane column lies
+    in ``U = span(src register, lane columns)``, each warp column differs from
+    the source's by a vector of ``U``) and the block columns are equal. This holds
     whenever ``dst.invert_and_compose(src)`` is trivial over warp and block
     (then the warp columns are equal), and also when broadcast or offset warps
     make that map non-trivial while each warp still has its data.
@@ -355,7 +325,7 @@ class _Splitter:
         pairs = [(s_ech.express(j), d_ech.express(j)) for j in common]
         # Enumerate offsets only while that stays cheap.
         self.offsets = (
-            [(_apply([a for a, _ in pairs], x), _apply([b for _, b in pairs], x)) for x in range(1 << len(pairs))]
+            [(f2.apply_columns([a for a, _ in pairs], x), f2.apply_columns([b for _, b in pairs], x)) for x in range(1 << len(pairs))]
             if len(pairs) <= 6
             else [(0, 0)] + pairs
         )
@@ -391,7 +361,7 @@ def _warp_columns(
         m = lane_ech.express(c)
         assert m is not None
         lanes = m >> n
-        rest = c ^ _apply(p.s_lane, lanes)
+        rest = c ^ f2.apply_columns(p.s_lane, lanes)
         assert f2.in_span(rest, qsd)
         a, b = splitter.best(rest, alpha + aw, beta + bw)
         aw.append(a)
@@ -464,7 +434,7 @@ def _exchange_from_basis(p: _WarpProblem, vector: tuple[int, ...], e: list[int],
     for c in p.d_lane:
         m = proj.express(c)
         assert m is not None
-        x_cols.append(_apply(e, m & ((1 << n_e) - 1)))
+        x_cols.append(f2.apply_columns(e, m & ((1 << n_e) - 1)))
         beta.append(m >> n_e)
     sigma, alpha, split, split_bits = _sigma_alpha(p, x_cols)
     splitter = _Splitter(p)
@@ -504,7 +474,7 @@ def _sigma_alpha(
     split_vals = [0] * len(b0)
     split_bits = 0
     for v in b1 + b2:
-        x = _apply(x_cols, v)
+        x = f2.apply_columns(x_cols, v)
         if v in b1:
             candidates = [k for k in k_span if k]
         else:
@@ -515,7 +485,7 @@ def _sigma_alpha(
         for lam in candidates:
             if sent.express(lam) is not None:
                 continue
-            a = reg_ech.express(x ^ _apply(p.s_lane, lam))
+            a = reg_ech.express(x ^ f2.apply_columns(p.s_lane, lam))
             assert a is not None
             cost = (_rank(alphas + [a]), a.bit_count())
             if best is None or cost < best[0]:
@@ -542,9 +512,9 @@ def _sigma_alpha(
     for i in range(n_l):
         m = to_basis.express(1 << i)
         assert m is not None
-        sigma.append(_apply(sig_vals, m))
-        alpha.append(_apply(alpha_vals, m))
-        split.append(_apply(split_vals, m))
+        sigma.append(f2.apply_columns(sig_vals, m))
+        alpha.append(f2.apply_columns(alpha_vals, m))
+        split.append(f2.apply_columns(split_vals, m))
     return tuple(sigma), tuple(alpha), tuple(split), split_bits
 
 
@@ -631,14 +601,14 @@ def _permutation_exchange(p: _WarpProblem, vector: tuple[int, ...]) -> _Exchange
 
 def _identity_holds(p: _WarpProblem, x: _Exchange) -> bool:
     for dl, b, s, a in zip(p.d_lane, x.beta, x.sigma, x.alpha):
-        if dl ^ _apply(p.d_reg, b) != _apply(p.s_lane, s) ^ _apply(p.s_reg, a):
+        if dl ^ f2.apply_columns(p.d_reg, b) != f2.apply_columns(p.s_lane, s) ^ f2.apply_columns(p.s_reg, a):
             return False
     for dw, b, s, a in zip(p.warp_offset, x.beta_w, x.sigma_w, x.alpha_w):
-        if dw ^ _apply(p.d_reg, b) != _apply(p.s_lane, s) ^ _apply(p.s_reg, a):
+        if dw ^ f2.apply_columns(p.d_reg, b) != f2.apply_columns(p.s_lane, s) ^ f2.apply_columns(p.s_reg, a):
             return False
-    x_cols = [dl ^ _apply(p.d_reg, b) for dl, b in zip(p.d_lane, x.beta)]
+    x_cols = [dl ^ f2.apply_columns(p.d_reg, b) for dl, b in zip(p.d_lane, x.beta)]
     for k in _kernel(_stack(x.sigma, _split(x), p.lane_bits)):
-        if _apply(x_cols, k) or _apply(list(x.alpha), k):
+        if f2.apply_columns(x_cols, k) or f2.apply_columns(list(x.alpha), k):
             return False
     return True
 
@@ -716,15 +686,15 @@ def _emit(p: _WarpProblem, x: _Exchange, bypass: bool) -> tuple[ConversionPlan, 
     source_lane = np.zeros((1 << n_r, 1 << n_c), dtype=np.int64)
     is_self = np.zeros((1 << n_r, 1 << n_c), dtype=bool)
     for rho in range(1 << n_r):
-        m = src_ech.express(_apply(p.d_reg, _apply(rounds_basis, rho)))
+        m = src_ech.express(f2.apply_columns(p.d_reg, f2.apply_columns(rounds_basis, rho)))
         assert m is not None
         a0, s0 = m & ((1 << n_s) - 1), m >> n_s
         for c in range(1 << n_c):
-            lanes = s0 ^ _apply(copy_basis, c >> z)
-            rep_lane = _apply(sub_round_lanes, c & ((1 << z) - 1))
-            base = a0 ^ _apply(x.alpha, rep_lane) ^ _apply(a_prime, lanes ^ _apply(x.sigma, rep_lane))
+            lanes = s0 ^ f2.apply_columns(copy_basis, c >> z)
+            rep_lane = f2.apply_columns(sub_round_lanes, c & ((1 << z) - 1))
+            base = a0 ^ f2.apply_columns(x.alpha, rep_lane) ^ f2.apply_columns(a_prime, lanes ^ f2.apply_columns(x.sigma, rep_lane))
             for k in range(word):
-                consts[rho, c, k] = base ^ _apply(v_src, k)
+                consts[rho, c, k] = base ^ f2.apply_columns(v_src, k)
             source_lane[rho, c] = lanes
             is_self[rho, c] = sigma_id and lanes == 0 and z == 0
 
@@ -795,7 +765,7 @@ def _emit(p: _WarpProblem, x: _Exchange, bypass: bool) -> tuple[ConversionPlan, 
         steps.append(PlanStep("destination duplicates", p.d_restore))
     steps, tmp_size = _forward_into_destination(steps)
     total = (1 << (n_r + n_c))
-    e_basis = f2.echelon_basis(dl ^ _apply(p.d_reg, b) for dl, b in zip(p.d_lane, x.beta))
+    e_basis = f2.echelon_basis(dl ^ f2.apply_columns(p.d_reg, b) for dl, b in zip(p.d_lane, x.beta))
     notes = (
         f"vector set V: {word} element(s) per word, element vectors {list(x.vector)}",
         f"exchange basis E: {e_basis}",
@@ -831,16 +801,16 @@ def _sender_registers(p: _WarpProblem, x: _Exchange) -> tuple[int, ...]:
     ech = f2.ColumnEchelon()
     image, values = [], []
     for k in _kernel(list(_split(x))):
-        s = _apply(x.sigma, k)
+        s = f2.apply_columns(x.sigma, k)
         if ech.add(s):
             image.append(s)
-            values.append(_apply(x.alpha, k))
+            values.append(f2.apply_columns(x.alpha, k))
     basis = image + f2.complement_basis(image, p.lane_bits)
     to_basis = f2.column_echelon(basis)
     out = []
     for i in range(p.lane_bits):
         m = to_basis.express(1 << i)
-        out.append(_apply(values, m & ((1 << len(image)) - 1)))
+        out.append(f2.apply_columns(values, m & ((1 << len(image)) - 1)))
     return tuple(out)
 
 
@@ -871,7 +841,7 @@ def _gather_ok(code: np.ndarray, idx: np.ndarray, n_l: int, n_w: int) -> tuple[s
     coset = f2.complement_basis(kernel, n)
     to_basis = f2.column_echelon(coset + kernel)
     phi = [to_basis.express(1 << b) & ((1 << r) - 1) for b in range(n)]
-    reps = [_apply(coset, u) for u in range(1 << r)]
+    reps = [f2.apply_columns(coset, u) for u in range(1 << r)]
     return ("block", (phi, [(int(code[t0]), int(idx[t0])) for t0 in reps]))
 
 

@@ -256,21 +256,11 @@ class _Side:
         return f2.rref(self.regs + self.threads)
 
 
-def _columns(layout: LinearLayout) -> dict[str, tuple[int, ...]]:
-    out, c = {}, 0
-    cols = layout.flat_columns
-    for d in layout.in_dim_names:
-        k = layout.in_dim_size_log2(d)
-        out[d] = tuple(cols[c : c + k])
-        c += k
-    return out
-
-
 def _side_of(layout: LinearLayout) -> _Side:
     for d in layout.in_dim_names:
         if d not in ("register", "lane", "warp", "block"):
             raise SwizzleError(f"not a distributed layout: in dim '{d}'")
-    cols = _columns(strip_register_broadcast(layout).stripped)
+    cols = strip_register_broadcast(layout).stripped.flat_columns_by_in_dim()
     lanes = cols.get("lane", ())
     if len(lanes) != LANE_BITS:
         raise SwizzleError(f"expected {1 << LANE_BITS} lanes per warp, got {1 << len(lanes)}")

@@ -23,6 +23,17 @@ def lowest_bit(x: int) -> int:
     return (x & -x).bit_length() - 1
 
 
+def apply_columns(cols: Sequence[int], x: int) -> int:
+    """The matrix with columns ``cols`` times the bit-vector ``x``: XOR of ``cols[i]`` over set bits i of x."""
+    v = i = 0
+    while x:
+        if x & 1:
+            v ^= cols[i]
+        x >>= 1
+        i += 1
+    return v
+
+
 def rref(rows: Iterable[int]) -> list[int]:
     """Reduced row echelon form of ``rows``; zero rows are dropped.
 

@@ -358,6 +358,15 @@ class LinearLayout:
         """Every basis flattened to one int (the matrix's columns, in order)."""
         return tuple(self._flatten_basis(b) for _, bs in self._bases for b in bs)
 
+    def flat_columns_by_in_dim(self) -> dict[str, tuple[int, ...]]:
+        """Per in dim, its slice of :attr:`flat_columns` (flat out indices, first out dim lowest)."""
+        out, c = {}, 0
+        cols = self.flat_columns
+        for d, bs in self._bases:
+            out[d] = cols[c : c + len(bs)]
+            c += len(bs)
+        return out
+
     @cached_property
     def _echelon(self) -> f2.ColumnEchelon:
         """The matrix's columns in echelon form: rank and pivot columns."""

@@ -41,13 +41,7 @@ class LayoutPair:
 def _random_invertible(rng: np.random.Generator, basis: list[int]) -> list[int]:
     """A random basis of span(basis)."""
     while True:
-        out = []
-        for _ in basis:
-            v = 0
-            for b in basis:
-                if rng.integers(2):
-                    v ^= b
-            out.append(v)
+        out = [_random_member(rng, basis) for _ in basis]
         if f2.rank(out) == len(basis):
             return out
 
@@ -62,11 +56,7 @@ def _spread_columns(rng: np.random.Generator, basis: list[int], slots: int, zero
         cols[s] = v
     for s in range(slots):
         if s not in independent and rng.random() > zero_bias:
-            v = 0
-            for b in basis:
-                if rng.integers(2):
-                    v ^= b
-            cols[s] = v
+            cols[s] = _random_member(rng, basis)
     return cols
 
 
@@ -93,12 +83,7 @@ def _layout(out_dims: dict[str, int], reg: list[int], lane: list[int], warp: lis
 
 
 def _columns(layout: LinearLayout) -> dict[str, list[int]]:
-    out, c = {}, 0
-    for d in layout.in_dim_names:
-        k = layout.in_dim_size_log2(d)
-        out[d] = list(layout.flat_columns[c : c + k])
-        c += k
-    return out
+    return {d: list(c) for d, c in layout.flat_columns_by_in_dim().items()}
 
 
 def _random_shape(rng: np.random.Generator, warps: int) -> dict[str, int]:

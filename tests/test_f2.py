@@ -247,3 +247,9 @@ def test_solve_min_norm_is_the_unique_pivot_only_solution() -> None:
 @pytest.mark.parametrize("n_bits", [1, 5, 8])
 def test_complement_of_full_space_is_empty(n_bits: int) -> None:
     assert f2.complement_basis([1 << i for i in range(n_bits)], n_bits) == []
+
+
+def test_apply_columns_xors_the_columns_of_set_bits():
+    assert f2.apply_columns([1, 2, 4], 5) == 5
+    assert f2.apply_columns([3, 6, 12], 0b101) == 3 ^ 12
+    assert f2.apply_columns([3, 6], 0) == 0

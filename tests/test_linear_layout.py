@@ -766,3 +766,11 @@ def test_as_map_helper_agrees_with_compose() -> None:
     composed = as_map(inner.compose(outer))
     inner_map, outer_map = as_map(inner), as_map(outer)
     assert composed == {x: outer_map[y] for x, y in inner_map.items()}
+
+
+def test_flat_columns_by_in_dim_slices_flat_columns():
+    ll = LinearLayout.from_bases(
+        {"register": [[0, 1], [2, 0]], "lane": [[1, 0]], "warp": []}, {"dim0": 4, "dim1": 2}
+    )
+    # Flat out index: dim0 in bits 0-1, dim1 in bit 2.
+    assert ll.flat_columns_by_in_dim() == {"register": (4, 2), "lane": (1,), "warp": ()}
