@@ -602,14 +602,7 @@ def _segment_in(
 
 def _reduce(v: int, offset_of, positions: int, basis: Sequence[int]) -> int:
     """v with its coordinates at ``positions`` (a mask) cleared by adding basis vectors."""
-    m = offset_of(v) & positions
-    j = 0
-    while m:
-        if m & 1:
-            v ^= basis[j]
-        m >>= 1
-        j += 1
-    return v
+    return v ^ f2.apply_columns(basis, offset_of(v) & positions)
 
 
 def _phase_wavefronts(gens: Iterable[int], ebytes_log2: int) -> int:
@@ -737,10 +730,12 @@ def _smem_layout(p: _Problem, basis: Sequence[int]) -> LinearLayout:
     return flat.reshape_outs(list(out_dims.items()))
 
 
-def plan_rank(s: SwizzledSmem) -> tuple[int, int, int, int]:
-    """How layouts compare: fewest wavefronts, then shared instructions, then
-    rounds (each costs two barriers), then scratch bytes."""
-    return (sum(s.wavefronts), s.instructions, s.rounds, s.scratch_bytes)
+def plan_rank(s: SwizzledSmem) -> tuple[int, int, int, int, int]:
+    """How layouts compare: fewest bank conflicts (wavefronts above the lower
+    bound; as Triton ranks), then fewest wavefronts, shared instructions,
+    rounds (each costs two barriers), scratch bytes."""
+    total = sum(s.wavefronts)
+    return (total - sum(s.wavefront_lower_bound), total, s.instructions, s.rounds, s.scratch_bytes)
 
 
 def optimal_swizzling(

@@ -38,6 +38,19 @@ class LayoutPair:
     description: str
 
 
+def distributed(reg, lane, warp, out_dims: dict[str, int]) -> LinearLayout:
+    """A one-CTA distributed layout from lists of register, lane and warp bases (each a list of ints)."""
+    return LinearLayout.from_bases(
+        {
+            "register": [list(b) for b in reg],
+            "lane": [list(b) for b in lane],
+            "warp": [list(b) for b in warp],
+            "block": [],
+        },
+        out_dims,
+    )
+
+
 def _random_invertible(rng: np.random.Generator, basis: list[int]) -> list[int]:
     """A random basis of span(basis)."""
     while True:
@@ -71,14 +84,8 @@ def _layout(out_dims: dict[str, int], reg: list[int], lane: list[int], warp: lis
     def split(v: int) -> list[int]:
         return [(v >> a) & (s - 1) for a, s in zip(shifts, sizes)]
 
-    return LinearLayout.from_bases(
-        {
-            "register": [split(c) for c in reg],
-            "lane": [split(c) for c in lane],
-            "warp": [split(c) for c in warp],
-            "block": [],
-        },
-        out_dims,
+    return distributed(
+        [split(c) for c in reg], [split(c) for c in lane], [split(c) for c in warp], out_dims
     )
 
 

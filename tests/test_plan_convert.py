@@ -17,17 +17,14 @@ from ltc.lowering.convert import (
 )
 from ltc.lowering.plan import Move, PlanError, Select
 from ltc.lowering.simulate import simulate, thread_elements
-from tests.random_layouts import random_layout_pair
+from tests.random_layouts import distributed, random_layout_pair
 
 OUT = {"dim0": 8, "dim1": 32}
 LANES = [[0, 4], [0, 8], [0, 16], [2, 0], [4, 0]]
 
 
 def lin(reg, lane=LANES, warp=(), out=OUT) -> LinearLayout:
-    return LinearLayout.from_bases(
-        {"register": [list(b) for b in reg], "lane": [list(b) for b in lane], "warp": [list(b) for b in warp], "block": []},
-        out,
-    )
+    return distributed(reg, lane, warp, out)
 
 
 A = lin([[0, 1], [0, 2], [1, 0]])

@@ -8,9 +8,11 @@ The seeded 20,000-pair sweep is ``benchmarks/bench_plan_sweep.py``.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ltc import to_linear_layout
 from ltc.lowering.convert import classify_conversion, plan_conversion
 from ltc.lowering.shuffle import shuffle_round_bound
 from ltc.lowering.simulate import simulate
@@ -50,3 +52,32 @@ def test_random_pairs_per_family(seed, family):
 @given(seeds)
 def test_random_encoded_pairs(seed):
     _check(random_layout_pair(np.random.default_rng(seed), "encoded"))
+
+
+# Found by the 20,000-pair sweep: a matrix-instruction plan with as many
+# wavefronts as the plain one but above its own lower bound was preferred.
+# Conflicts now rank first (as in Triton), so the conflict-free plan wins.
+SWEEP_REGRESSIONS = [
+    (
+        (32, 8),
+        "#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+        "warpsPerCTA = [1, 2], instrShape = [16, 8]}>, kWidth = 4}>",
+        "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 2], order = [0, 1]}>",
+    ),
+    (
+        (16, 16),
+        "#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+        "warpsPerCTA = [1, 4], instrShape = [16, 8]}>, kWidth = 4}>",
+        "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>",
+    ),
+]
+
+
+@pytest.mark.parametrize("shape, src, dst", SWEEP_REGRESSIONS)
+def test_sweep_regressions_reach_the_bound(shape, src, dst):
+    a, b = to_linear_layout(src, shape), to_linear_layout(dst, shape)
+    plan = plan_conversion(a, b, 16)
+    report = simulate(plan)
+    assert plan.kind == "shared" and report.exact
+    assert conflict_free_reachable(a, b, 16)
+    assert report.wavefronts == report.wavefront_lower_bound == (16 if shape == (32, 8) else 24)

@@ -23,6 +23,7 @@ from ltc.lowering.shuffle import (
     shuffle_round_bound,
 )
 from ltc.lowering.simulate import simulate
+from tests.random_layouts import distributed
 
 OUT = {"dim0": 16, "dim1": 32}
 REGS = [[0, 1], [0, 2], [1, 0]]
@@ -34,15 +35,7 @@ BLOCKED = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 2], warps
 
 
 def lin(reg, lane=LANES, warp=WARP, out=OUT) -> LinearLayout:
-    return LinearLayout.from_bases(
-        {
-            "register": [list(b) for b in reg],
-            "lane": [list(b) for b in lane],
-            "warp": [list(b) for b in warp],
-            "block": [],
-        },
-        out,
-    )
+    return distributed(reg, lane, warp, out)
 
 
 def rounds(plan) -> int:

@@ -21,15 +21,13 @@ from ltc.lowering.plan import (
     ThreadAffine,
 )
 from ltc.lowering.simulate import simulate
+from tests.random_layouts import distributed
 
 LANE_ID = ThreadAffine(0, (1, 2, 4, 8, 16))
 
 
 def layout(reg, lane, warp=(), out=None) -> LinearLayout:
-    return LinearLayout.from_bases(
-        {"register": [list(b) for b in reg], "lane": [list(b) for b in lane], "warp": [list(b) for b in warp], "block": []},
-        out,
-    )
+    return distributed(reg, lane, warp, out)
 
 
 def plan(src, dst, *instructions, bits=32, scratch=0, tmp=0) -> ConversionPlan:
