@@ -27,12 +27,16 @@ from ltc.lowering.broadcast import strip_register_broadcast
 from ltc.lowering.locality import check_convertible, trivial_over
 from ltc.lowering.plan import (
     ConversionPlan,
+    MatrixLoad,
+    MatrixStore,
     Move,
     PlanError,
     PlanKind,
     PlanStep,
     Reg,
     Select,
+    SharedLoad,
+    SharedStore,
     ThreadAffine,
 )
 
@@ -42,6 +46,7 @@ __all__ = [
     "plan_conversion",
     "plan_register_permutation",
 ]
+
 
 @dataclass(frozen=True)
 class ConversionClass:
@@ -169,8 +174,6 @@ def plan_cost(plan: ConversionPlan) -> float:
     moves data twice (store, then load), shuffles once: measured, warp-local
     converts run 2–4× faster with shuffles (Triton PR #10360).
     """
-    from ltc.lowering.plan import MatrixLoad, MatrixStore, SharedLoad, SharedStore
-
     bits = plan.element_bits
     cost = 0.0
     for ins in plan.instructions:
