@@ -39,12 +39,10 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-DTYPES: tuple[str, ...] = ("f16", "bf16", "f32", "i8", "i16", "i32", "i64", "fp8e5", "fp8e4nv")
-"""Element types a case may use (Triton's MLIR spellings, fp8 as in ``tt``)."""
+from ltc.convert_cli import DTYPE_BITS
 
-DTYPE_BITS: dict[str, int] = {
-    "f16": 16, "bf16": 16, "f32": 32, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "fp8e5": 8, "fp8e4nv": 8,
-}
+DTYPES: tuple[str, ...] = tuple(DTYPE_BITS)
+"""Element types a case may use (``ltc-layout convert --dtype``'s; fp8 as in ``tt``)."""
 
 CATEGORIES: tuple[str, ...] = (
     "blocked_transpose",

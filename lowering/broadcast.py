@@ -6,9 +6,9 @@ data inside the thread. Planning works on the layout with those bases removed
 (the *stripped* layout); the destination's duplicates are then filled by moves
 from their canonical register, and a source's duplicates are simply never read.
 
-Because the layout is linear, register ``r`` holds the same element as register
-``r & ~free_mask`` adjusted by the dependency of each free bit — computed here
-once per layout as the table ``canonical``.
+Because the layout is linear, which kept register repeats register ``r`` does
+not depend on the thread; it is computed once per layout as the table
+``canonical``.
 """
 
 from __future__ import annotations
@@ -37,12 +37,6 @@ class RegisterBroadcast:
     kept_bits: tuple[int, ...]
     kept: tuple[int, ...]
     canonical: tuple[int, ...]
-
-    @property
-    def free_mask(self) -> int:
-        """The register bits that only broadcast."""
-        n = self.layout.in_dim_size_log2("register")
-        return ((1 << n) - 1) & ~sum(1 << i for i in self.kept_bits)
 
     def restore_moves(self, file: str = "dst") -> tuple[Move, ...]:
         """Moves that fill every duplicate register of ``file`` from its canonical one."""

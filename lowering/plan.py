@@ -88,14 +88,7 @@ class ThreadAffine:
         return out
 
     def __call__(self, lane: int, warp: int = 0) -> int:
-        v = self.constant
-        for i, c in enumerate(self.lane):
-            if (lane >> i) & 1:
-                v ^= c
-        for j, c in enumerate(self.warp):
-            if (warp >> j) & 1:
-                v ^= c
-        return v
+        return self.constant ^ f2.apply_columns(self.lane, lane) ^ f2.apply_columns(self.warp, warp)
 
     @property
     def is_constant(self) -> bool:

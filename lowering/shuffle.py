@@ -114,10 +114,6 @@ def _span(basis: Sequence[int]) -> list[int]:
     return [f2.apply_columns(basis, x) for x in range(1 << len(basis))]
 
 
-def _rank(cols: Sequence[int]) -> int:
-    return f2.rank(c for c in cols if c)
-
-
 # ------------------------------------------------------------------ problem
 @dataclass(frozen=True)
 class _WarpProblem:
@@ -342,7 +338,7 @@ class _Splitter:
         best, best_cost = base, None
         for oa, ob in self.offsets:
             a, b = base[0] ^ oa, base[1] ^ ob
-            cost = (1 << _rank(pre + [a])) + (1 << _rank(post + [b])), a.bit_count() + b.bit_count()
+            cost = (1 << f2.rank(pre + [a])) + (1 << f2.rank(post + [b])), a.bit_count() + b.bit_count()
             if best_cost is None or cost < best_cost:
                 best, best_cost = (a, b), cost
         return best
@@ -487,7 +483,7 @@ def _sigma_alpha(
                 continue
             a = reg_ech.express(x ^ f2.apply_columns(p.s_lane, lam))
             assert a is not None
-            cost = (_rank(alphas + [a]), a.bit_count())
+            cost = (f2.rank(alphas + [a]), a.bit_count())
             if best is None or cost < best[0]:
                 best = (cost, lam, a)
         basis.append(v)
@@ -665,7 +661,7 @@ def _emit(p: _WarpProblem, x: _Exchange, bypass: bool) -> tuple[ConversionPlan, 
     copy_of_warp = [copy_ech.express(s) << z for s in x.sigma_w]
     n_c = z + len(copy_basis)
     a_prime = _sender_registers(p, x)
-    pre_rank = _rank(list(a_prime) + list(x.alpha_w))
+    pre_rank = f2.rank(list(a_prime) + list(x.alpha_w))
     sigma_id = all(s == 1 << i for i, s in enumerate(x.sigma))
     spread_s = _table(0, [1 << b for b in p.s_kept])
     spread_d = [int(v) for v in _table(0, [1 << b for b in p.d_kept])]
@@ -771,7 +767,7 @@ def _emit(p: _WarpProblem, x: _Exchange, bypass: bool) -> tuple[ConversionPlan, 
         f"exchange basis E: {e_basis}",
         f"rounds: {total} ({total - shuffled} in-thread, {shuffled} shuffled)",
         f"source lane: lane·Σ with Σ = {list(x.sigma)}" + (" (identity: shfl.bfly)" if sigma_id else ""),
-        f"selects: sender rank {pre_rank}, receiver rank {_rank(list(x.beta) + list(x.beta_w))}"
+        f"selects: sender rank {pre_rank}, receiver rank {f2.rank(list(x.beta) + list(x.beta_w))}"
         + (", in-thread rounds read in place" if bypass and is_self.any() and not materialized.any() else ""),
     )
     if z:
