@@ -30,6 +30,15 @@ def _dce() -> type[ModulePass]:
     return DeadCodeElimination
 
 
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def factory() -> type[ModulePass]:
+        import importlib
+
+        return getattr(importlib.import_module(f"ltc.passes.{module}"), cls)
+
+    return factory
+
+
 PASS_REGISTRY: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
     "canonicalize": (
         _canonicalize,
@@ -37,6 +46,33 @@ PASS_REGISTRY: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
     ),
     "cse": (_cse, "eliminate common subexpressions"),
     "dce": (_dce, "remove ops whose results are unused and that have no side effects"),
+    "convert-triton-to-tritongpu": (
+        _lazy("convert_to_ttgpu", "ConvertTritonToTritonGPUPass"),
+        "give every tensor of layout-free IR Triton's default blocked layout; set the module's "
+        "ttg.* attributes {num-warps=4 threads-per-warp=32 num-ctas=1 target=cuda:90}",
+    ),
+    "tritongpu-coalesce": (
+        _lazy("coalesce", "CoalescePass"),
+        "lay out global loads/stores for coalesced, widest accesses from axis info",
+    ),
+    "tritongpu-accelerate-matmul": (
+        _lazy("accelerate_matmul", "AccelerateMatmulPass"),
+        "give tt.dot a tensor-core (mma v2/v3) result layout and dot_op / shared operands",
+    ),
+    "tritongpu-remove-layout-conversions": (
+        _lazy("remove_layout_conversions", "RemoveLayoutConversionsPass"),
+        "propagate anchor layouts, resolve conflicts by cost, rematerialize and hoist, "
+        "leaving the fewest ttg.convert_layout ops",
+    ),
+    "tritongpu-reduce-data-duplication": (
+        _lazy("reduce_data_duplication", "ReduceDataDuplicationPass"),
+        "send blocked -> dot_op conversions through shared memory (local_alloc + local_load)",
+    ),
+    "ltc-assign-layouts": (
+        _lazy("assign_layouts", "AssignLayoutsPass"),
+        "ltc's whole layout pipeline: coalesce, accelerate-matmul, remove-layout-conversions, "
+        "reduce-data-duplication, canonicalize",
+    ),
 }
 
 

@@ -117,3 +117,49 @@ class BlockedEncoding(DistributedEncoding):
             f"warpsPerCTA = {format_ints(self.warps_per_cta)}, "
             f"order = {format_ints(self.order)}{self.cga.field_text()}}}"
         )
+
+
+def blocked_for_shape(
+    shape: Sequence[int],
+    size_per_thread: Sequence[int],
+    order: Sequence[int],
+    num_warps: int,
+    threads_per_warp: int = 32,
+) -> BlockedEncoding:
+    """The blocked layout Triton builds for ``shape`` from ``sizePerThread`` and ``order``.
+
+    Walking ``order`` (fastest dim first) over all dims but the last: the threads a dim
+    can use are ``clamp(remaining threads, 1, max(1, shape[d] / sizePerThread[d]))``;
+    lanes take ``clamp(threads, 1, lanes left)`` of them and warps
+    ``clamp(threads / lanes, 1, warps left)``. The last dim in ``order`` takes the lanes
+    and warps that remain, so lanes multiply to ``threads_per_warp`` and warps to
+    ``num_warps`` whatever the shape (small shapes broadcast).
+    """
+    rank = len(shape)
+    if len(size_per_thread) != rank or len(order) != rank:
+        raise EncodingError(f"sizePerThread {list(size_per_thread)} and order {list(order)} need rank {rank}")
+    check_order(order, rank)
+    check_pow2_list(size_per_thread, "sizePerThread")
+    check_pow2_list([num_warps], "num-warps")
+    check_pow2_list([threads_per_warp], "threads-per-warp")
+    lanes = [1] * rank
+    warps = [1] * rank
+    lanes_left, warps_left, threads_left = threads_per_warp, num_warps, num_warps * threads_per_warp
+    for d in order[:-1]:
+        threads = min(max(threads_left, 1), max(1, shape[d] // size_per_thread[d]))
+        lanes[d] = min(max(threads, 1), lanes_left)
+        warps[d] = min(max(threads // lanes[d], 1), warps_left)
+        lanes_left //= lanes[d]
+        warps_left //= warps[d]
+        threads_left //= threads
+    last = order[-1]
+    lanes[last] = lanes_left
+    warps[last] = warps_left
+    return BlockedEncoding(tuple(size_per_thread), tuple(lanes), tuple(warps), tuple(order))
+
+
+def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32) -> BlockedEncoding:
+    """Triton's default layout for a tensor of ``shape``: one element per thread per
+    tile, row-major order (``convert-triton-to-tritongpu``)."""
+    rank = len(shape)
+    return blocked_for_shape(shape, [1] * rank, list(range(rank - 1, -1, -1)), num_warps, threads_per_warp)

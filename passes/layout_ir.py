@@ -1,0 +1,138 @@
+"""IR helpers every layout pass shares: read and set tensor layouts, insert conversions,
+read the module's hardware configuration.
+
+* ``layout_of(value)`` / ``encoding_of_type(type)``: the core ``Encoding`` of a tensor
+  (None for scalars and layout-free tensors).
+* ``with_layout(type, encoding)``: the same tensor type in another layout (None drops it).
+* ``retype(value, type)``: change a value's type in place (a pass that re-lays-out a
+  whole chain does this rather than rebuild every op).
+* ``convert_before(value, encoding, op)``: a ``ttg.convert_layout`` of ``value`` inserted
+  before ``op`` (or ``value`` itself when it already has that layout).
+* ``ModuleConfig.of(op)``: ``ttg.num-warps``, ``ttg.threads-per-warp``, ``ttg.num-ctas``
+  and the compute capability of ``ttg.target`` on the enclosing module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ltc.dialects.ttg import ConvertLayoutOp
+from ltc.dialects.ttg_attrs import LayoutAttr, layout_attr
+from ltc.encodings import Encoding
+from ltc.linear_layout import LinearLayout
+
+__all__ = [
+    "NUM_CTAS",
+    "NUM_WARPS",
+    "TARGET",
+    "THREADS_PER_WARP",
+    "ModuleConfig",
+    "convert_before",
+    "encoding_of_type",
+    "layout_of",
+    "linear_layout_of",
+    "retype",
+    "tensor_shape",
+    "with_layout",
+]
+
+NUM_WARPS = "ttg.num-warps"
+THREADS_PER_WARP = "ttg.threads-per-warp"
+NUM_CTAS = "ttg.num-ctas"
+TARGET = "ttg.target"
+
+
+def encoding_of_type(t: Attribute) -> Encoding | None:
+    """The layout of a tensor type, or None (scalar, memdesc, or no layout)."""
+    if isinstance(t, TensorType) and isinstance(t.encoding, LayoutAttr):
+        return t.encoding.encoding
+    return None
+
+
+def layout_of(value: SSAValue) -> Encoding | None:
+    """The layout of ``value``'s tensor type, or None."""
+    return encoding_of_type(value.type)
+
+
+def tensor_shape(t: Attribute) -> tuple[int, ...]:
+    """The shape of a tensor type (``()`` for anything else)."""
+    return tuple(t.get_shape()) if isinstance(t, TensorType) else ()
+
+
+def linear_layout_of(t: Attribute) -> LinearLayout | None:
+    """The linear layout of a tensor type's layout at its shape, or None."""
+    enc = encoding_of_type(t)
+    return None if enc is None else enc.to_linear_layout(tensor_shape(t))
+
+
+def with_layout(t: Attribute, encoding: Encoding | None) -> Attribute:
+    """``t`` in layout ``encoding`` (a non-tensor ``t`` is returned unchanged)."""
+    if not isinstance(t, TensorType):
+        return t
+    enc_attr = layout_attr(encoding) if encoding is not None else None
+    if enc_attr is None:
+        return TensorType(t.element_type, t.get_shape())
+    return TensorType(t.element_type, t.get_shape(), enc_attr)
+
+
+def retype(value: SSAValue, t: Attribute) -> None:
+    """Give ``value`` the type ``t`` in place; its users see the new type."""
+    value._type = t  # noqa: SLF001 - xDSL has no public in-place retyping of a value
+
+
+def convert_before(value: SSAValue, encoding: Encoding, op: Operation) -> SSAValue:
+    """``value`` in layout ``encoding``: itself if it is already, else the result of a new
+    ``ttg.convert_layout`` inserted right before ``op``."""
+    if layout_of(value) == encoding:
+        return value
+    assert isinstance(value.type, TensorType)
+    cvt = ConvertLayoutOp(value, with_layout(value.type, encoding))  # type: ignore[arg-type]
+    Rewriter.insert_op(cvt, InsertPoint.before(op))
+    return cvt.result
+
+
+def _int_attr(op: Operation, name: str) -> int | None:
+    attr = op.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+@dataclass(frozen=True)
+class ModuleConfig:
+    """The hardware a module is laid out for (from its ``ttg.*`` attributes)."""
+
+    num_warps: int = 4
+    threads_per_warp: int = 32
+    num_ctas: int = 1
+    capability: int = 90
+
+    @property
+    def target(self) -> str:
+        return f"cuda:{self.capability}"
+
+    @staticmethod
+    def of(op: Operation) -> ModuleConfig:
+        """The nearest ``ttg.*`` attributes on ``op`` or its ancestors (defaults otherwise)."""
+        found: dict[str, object] = {}
+        cur: Operation | None = op
+        while cur is not None:
+            for key in (NUM_WARPS, THREADS_PER_WARP, NUM_CTAS):
+                if key not in found and (v := _int_attr(cur, key)) is not None:
+                    found[key] = v
+            t = cur.attributes.get(TARGET)
+            if TARGET not in found and isinstance(t, StringAttr):
+                found[TARGET] = t.data
+            cur = cur.parent_op()
+        cap = 90
+        target = found.get(TARGET)
+        if isinstance(target, str) and target.startswith("cuda:") and target[5:].isdigit():
+            cap = int(target[5:])
+        return ModuleConfig(
+            int(found.get(NUM_WARPS, 4)),  # type: ignore[arg-type]
+            int(found.get(THREADS_PER_WARP, 32)),  # type: ignore[arg-type]
+            int(found.get(NUM_CTAS, 1)),  # type: ignore[arg-type]
+            cap,
+        )
