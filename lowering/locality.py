@@ -11,22 +11,20 @@ the linear condition
 * for each basis i of a dim in D, ``B(i) ⊕ A(i) ∈ S``,
 
 which broadcast bases (zero or dependent columns, on either side) satisfy or
-not on their own merits — nothing needs stripping first. Trivial over
-{lane, warp, block}: thread-local; over {warp, block}: warp-local; over
+not on their own merits — nothing needs stripping first (``ltc.locality``). Trivial
+over {lane, warp, block}: thread-local; over {warp, block}: warp-local; over
 {block}: CTA-local.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from ltc import f2
 from ltc.linear_layout import LinearLayout
+from ltc.locality import HARDWARE_DIMS, trivial_over
 from ltc.lowering.plan import PlanError
 
 __all__ = ["HARDWARE_DIMS", "check_convertible", "trivial_over"]
-
-HARDWARE_DIMS = ("register", "lane", "warp", "block")
 
 
 def check_convertible(src: LinearLayout, dst: LinearLayout) -> None:
@@ -48,17 +46,3 @@ def check_convertible(src: LinearLayout, dst: LinearLayout) -> None:
     held = f2.column_echelon(src.flat_columns)
     if any(held.express(c) is None for c in dst.flat_columns):
         raise PlanError("the source layout does not hold every element the destination needs")
-
-
-def trivial_over(src: LinearLayout, dst: LinearLayout, dims: Sequence[str]) -> bool:
-    """Whether every element ``dst`` puts somewhere is held by ``src`` with the same ``dims`` coordinates."""
-    a, b = src.flat_columns_by_in_dim(), dst.flat_columns_by_in_dim()
-    inner = [c for d, cols in a.items() if d not in dims for c in cols]
-    ech = f2.column_echelon(inner)
-    for d, cols in b.items():
-        if d in dims:
-            if any(ech.express(c ^ s) is None for c, s in zip(cols, a.get(d, ()))):
-                return False
-        elif any(ech.express(c) is None for c in cols):
-            return False
-    return True

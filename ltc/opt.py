@@ -97,6 +97,12 @@ def _argument_parser() -> argparse.ArgumentParser:
     p.add_argument("--print-op-generic", action="store_true", help="print every op in generic form")
     p.add_argument("--verify-each", action="store_true", help="verify the module after every pass")
     p.add_argument("--disable-verify", action="store_true", help="skip verification after the passes")
+    p.add_argument(
+        "--debug-layouts",
+        action="store_true",
+        help="print to stderr, per value, the layout the layout passes chose and why "
+        "(anchor, propagated from, conflict scores, rematerializations)",
+    )
     return p
 
 
@@ -238,10 +244,10 @@ def _parse_pipeline(spec: str) -> PassPipeline | None:
         return None
     from xdsl.passes import PassPipeline
 
-    from ltc.passes.registry import pass_factories
+    from ltc.passes.registry import normalize_pipeline_spec, pass_factories
 
     try:
-        return PassPipeline.parse_spec(pass_factories(), spec)
+        return PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
     except Exception as e:  # xDSL reports bad specs as ValueError / ArgSpecParseError
         raise _UsageError(f"bad pass pipeline '{spec}': {_one_line(str(e))}") from None
 
@@ -261,7 +267,12 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:  # a usage error is reported before the input is read
-        pipeline = _parse_pipeline(_pipeline_spec(specs + args.pipelines))
+        spec = _pipeline_spec(specs + args.pipelines)
+        if args.debug_layouts:
+            from ltc.passes.registry import with_debug_layouts
+
+            spec = with_debug_layouts(spec)
+        pipeline = _parse_pipeline(spec)
     except _UsageError as e:
         print(f"{PROG}: error: {e}", file=stderr)
         return EXIT_USAGE

@@ -48,11 +48,11 @@ def run_pipeline(module: ModuleOp, spec: str, verify: bool = True) -> ModuleOp:
 
     from ltc.dialects.context import triton_context
     from ltc.dialects.verifier import OpVerifyError, verify_module
-    from ltc.passes.registry import pass_factories
+    from ltc.passes.registry import normalize_pipeline_spec, pass_factories
 
     if spec.strip():
         try:
-            pipeline = PassPipeline.parse_spec(pass_factories(), spec)
+            pipeline = PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
         except Exception as e:  # xDSL reports unknown passes and bad options this way
             raise PipelineError(f"bad pipeline {spec!r}: {e}") from None
         pipeline.apply(triton_context(), module)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -80,8 +80,15 @@ def with_layout(t: Attribute, encoding: Encoding | None) -> Attribute:
 
 
 def retype(value: SSAValue, t: Attribute) -> None:
-    """Give ``value`` the type ``t`` in place; its users see the new type."""
+    """Give ``value`` the type ``t`` in place; its users see the new type. A dense
+    ``arith.constant``'s value attribute is retyped with it (its type must match)."""
     value._type = t  # noqa: SLF001 - xDSL has no public in-place retyping of a value
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "arith.constant":
+        for store in (owner.properties, owner.attributes):
+            attr = store.get("value")
+            if isinstance(attr, DenseIntOrFPElementsAttr) and attr.type != t:
+                store["value"] = DenseIntOrFPElementsAttr.from_list(t, list(attr.get_values()))  # type: ignore[arg-type]
 
 
 def convert_before(value: SSAValue, encoding: Encoding, op: Operation) -> SSAValue:

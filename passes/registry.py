@@ -7,6 +7,7 @@ class, one-line description for ``--help``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
@@ -79,3 +80,28 @@ PASS_REGISTRY: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
 def pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
     """``{name: factory}`` in the form ``PassPipeline.parse_spec`` takes."""
     return {name: factory for name, (factory, _) in PASS_REGISTRY.items()}
+
+
+_UNQUOTED_VALUE = re.compile(r'(?<=[{\s])([\w-]+)=([^\s"{},=]*[^\w\s"{},=.-][^\s"{},=]*)(?=[\s}])')
+
+
+def normalize_pipeline_spec(spec: str) -> str:
+    """Quote option values that xDSL's pipeline lexer cannot read bare (``target=cuda:90``
+    as Triton's RUN lines write it becomes ``target="cuda:90"``)."""
+    return _UNQUOTED_VALUE.sub(lambda m: f'{m.group(1)}="{m.group(2)}"', spec)
+
+
+DEBUG_LAYOUT_PASSES = ("ltc-assign-layouts", "tritongpu-remove-layout-conversions")
+
+
+def with_debug_layouts(spec: str) -> str:
+    """``spec`` with ``debug-layouts=true`` added to the passes that explain layouts."""
+
+    def add(m: re.Match[str]) -> str:
+        name, opts = m.group(1), m.group(2)
+        if opts is None:
+            return f"{name}{{debug-layouts=true}}"
+        return f"{name}{{{opts[1:-1].strip()} debug-layouts=true}}"
+
+    names = "|".join(re.escape(n) for n in DEBUG_LAYOUT_PASSES)
+    return re.sub(rf"\b({names})(\{{[^}}]*\}})?", add, spec)

@@ -1,0 +1,429 @@
+"""The layout engine: choose a layout for every tensor of a function, fewest conversions.
+
+Steps (DESIGN.md §6; Triton's RemoveLayoutConversions with a cost model in place of its
+blocked-versus-mma preference):
+
+1. **Anchors.** Results of ``ANCHOR`` ops (global memory ops with an element per thread,
+   dots, calls, ...; ``layout_rules.kind_of``) have fixed layouts, and so do the operands
+   those ops need (the ``ttg.convert_layout`` results that coalesce / accelerate-matmul
+   put in front of them).
+2. **Propagation.** Each anchor layout is pushed *forward* from anchor results through
+   users (elementwise ops keep it, shape ops take their free result layout, reductions
+   give a slice, ``scf`` iter args / yields / results carry it), and each operand
+   requirement *backward* through producers (the operand layout that makes the producer
+   free, through ``scf.for`` iter args into their init and yield). Every value collects
+   the candidate layouts that reach it.
+3. **Conflicts.** A value with several candidates takes the one whose implied
+   conversions cost least: for each candidate, the sum over the value's neighbours (its
+   producer's operands, its users' results and requirements) of ``convert_cost``, the
+   bytes moved times the price of the cheapest conversion kind between the two linear
+   layouts (``noop`` 0 — layouts written differently but equal cost nothing —,
+   ``registers`` 1, ``warp`` shuffles 16, ``cta`` shared memory 32).
+4. **Rewrite.** Values are retyped in place; every op whose operands no longer fit
+   (``layout_rules``) gets a ``ttg.convert_layout`` in front; canonicalization folds
+   conversion chains, identities and conversions of constants / ranges / splats.
+5. **Backward rematerialization.** For each remaining conversion, the producer chain
+   of its source is recomputed in the target layout when that costs less than the
+   conversion. Unlike Triton, the cost counts every op of the chain that must survive
+   in its old layout too (an op is duplicated when anything outside the chain, directly
+   or through the ops that need it, still uses it).
+6. **Hoisting.** Conversions of loop-invariant values leave their loops; a conversion of
+   an ``scf.if`` result moves into the branches when that frees one branch of it.
+
+Every decision is recorded (``LayoutLog``) for ``--debug-layouts``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ltc.dialects.ttg import ConvertLayoutOp
+from ltc.encodings import Encoding
+from ltc.encodings.dot_operand import DotOperandEncoding
+from ltc.locality import conversion_locality
+from ltc.passes.layout_ir import convert_before, encoding_of_type, layout_of, retype, tensor_shape, with_layout
+from ltc.passes.layout_rules import (
+    OpKind,
+    backward,
+    forward,
+    kind_of,
+    remat_cost,
+    tensor_bytes,
+    tensor_operands,
+    tensor_results,
+)
+
+__all__ = ["LayoutEngine", "LayoutLog", "convert_cost", "value_name", "walk_values"]
+
+# Price per byte of each conversion kind (ltc.locality.conversion_locality).
+KIND_PRICE = {"noop": 0.0, "registers": 1.0, "warp": 16.0, "cta": 32.0, "cross-cta": 64.0}
+
+
+def convert_cost(src: Encoding, dst: Encoding, t: TensorType) -> float:
+    """Cost of converting a tensor of type ``t`` from ``src`` to ``dst`` (0 when equal)."""
+    if src == dst:
+        return 0.0
+    shape = tensor_shape(t)
+    try:
+        kind = conversion_locality(src.to_linear_layout(shape), dst.to_linear_layout(shape))
+    except ValueError:
+        kind = "cross-cta"
+    return KIND_PRICE[kind] * max(math.prod(shape), 32) * max(tensor_bytes(t) // max(math.prod(shape), 1), 4)
+
+
+def value_name(v: SSAValue) -> str:
+    """``%name`` as the printer is likely to show it (name hint, else owner and index)."""
+    if v.name_hint:
+        return f"%{v.name_hint}"
+    if isinstance(v, OpResult):
+        return f"%<{v.op.name}#{v.index}>"
+    assert isinstance(v, BlockArgument)
+    return f"%<arg{v.index}>"
+
+
+@dataclass
+class LayoutLog:
+    """Why each value got its layout: lines in program order, printed by ``--debug-layouts``."""
+
+    lines: list[str] = field(default_factory=list)
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + ("\n" if self.lines else "")
+
+
+def walk_values(block: Block) -> Iterator[SSAValue]:
+    """Block arguments and op results of ``block`` and nested blocks, in program order."""
+    yield from block.args
+    for op in block.ops:
+        for region in op.regions:
+            for b in region.blocks:
+                yield from walk_values(b)
+        yield from op.results
+
+
+def _loop_parent(arg: SSAValue) -> tuple[Operation, int] | None:
+    """(scf.for, iter index) when ``arg`` is an iter arg of an ``scf.for`` body."""
+    if isinstance(arg, BlockArgument):
+        op = arg.block.parent_op()
+        if isinstance(op, scf.ForOp) and arg.index >= 1:
+            return op, arg.index - 1
+    return None
+
+
+class LayoutEngine:
+    """Runs steps 1–4 on one function body (see the module docstring)."""
+
+    def __init__(self, body: Block, log: LayoutLog | None = None) -> None:
+        self.body = body
+        self.log = log
+        self.fixed: dict[SSAValue, str] = {}
+        self.cands: dict[SSAValue, list[Encoding]] = {}
+        self.why: dict[tuple[SSAValue, Encoding], str] = {}
+
+    # -- step 1 and 2 -------------------------------------------------------------------
+
+    def _push(self, v: SSAValue, enc: Encoding, why: str, work: list[tuple[SSAValue, Encoding, bool]], fwd: bool) -> None:
+        if v in self.fixed or not isinstance(v.type, TensorType):
+            return
+        lst = self.cands.setdefault(v, [])
+        if enc in lst:
+            return
+        lst.append(enc)
+        self.why.setdefault((v, enc), why)
+        work.append((v, enc, fwd))
+
+    def propagate(self) -> None:
+        work: list[tuple[SSAValue, Encoding, bool]] = []
+        for op in self.body.walk():
+            k = kind_of(op)
+            if k is OpKind.ANCHOR:
+                for r in tensor_results(op):
+                    self.fixed[r] = f"anchor ({op.name})"
+                    if (e := layout_of(r)) is not None:
+                        work.append((r, e, True))
+                for o in tensor_operands(op):
+                    if (e := layout_of(o)) is not None:
+                        self._push_backward_from_use(o, e, f"operand of {op.name}", work)
+        for arg in self.body.args:
+            if isinstance(arg.type, TensorType):
+                self.fixed[arg] = "function argument"
+        while work:
+            v, enc, fwd = work.pop()
+            if fwd:
+                self._forward(v, enc, work)
+            else:
+                self._backward(v, enc, work)
+
+    def _push_backward_from_use(self, o: SSAValue, e: Encoding, why: str, work: list) -> None:
+        """An anchor needs ``o`` in ``e``: if ``o`` is a conversion, its source can take ``e``.
+        Dot operand layouts are not pushed back: they duplicate data across threads,
+        so computing a producer chain in them multiplies its work (as Triton)."""
+        if isinstance(e, DotOperandEncoding):
+            return
+        if isinstance(o, OpResult) and kind_of(o.op) is OpKind.CONVERT:
+            self._push(o.op.operands[0], e, why, work, fwd=False)
+
+    def _forward(self, v: SSAValue, enc: Encoding, work: list) -> None:
+        name = value_name(v)
+        for use in list(v.uses):
+            op, idx = use.operation, use.index
+            k = kind_of(op)
+            why = f"propagated from {name} through {op.name}"
+            if k is OpKind.CONVERT:
+                self._push(op.results[0], enc, why, work, True)
+            elif k in (OpKind.SAME, OpKind.SHAPE):
+                outs = forward(op, enc)
+                if outs is not None:
+                    for r, e in zip(tensor_results(op), outs):
+                        self._push(r, e, why, work, True)
+            elif k is OpKind.REGION:
+                for target in self._region_targets(op, idx):
+                    self._push(target, enc, why, work, True)
+
+    def _backward(self, v: SSAValue, enc: Encoding, work: list) -> None:
+        why = f"needed as {_short(enc)} by users of {value_name(v)}"
+        if isinstance(v, BlockArgument):
+            loop = _loop_parent(v)
+            if loop is not None:
+                for_op, i = loop
+                self._push(for_op.results[i], enc, why, work, False)
+                self._push(for_op.operands[3 + i], enc, why, work, False)
+                yield_op = for_op.body.block.last_op
+                if yield_op is not None:
+                    self._push(yield_op.operands[i], enc, why, work, False)
+            return
+        assert isinstance(v, OpResult)
+        op = v.op
+        k = kind_of(op)
+        if k is OpKind.CONVERT:
+            self._push(op.operands[0], enc, why, work, False)
+        elif k in (OpKind.SAME, OpKind.SHAPE):
+            need = backward(op, enc)
+            if need is not None:
+                for o in tensor_operands(op):
+                    self._push(o, need, why, work, False)
+        elif isinstance(op, scf.ForOp):
+            self._push(op.body.block.args[1 + v.index], enc, why, work, False)
+
+    def _region_targets(self, op: Operation, idx: int) -> list[SSAValue]:
+        """The values an ``scf`` op ties to its operand ``idx``."""
+        if isinstance(op, scf.ForOp):
+            if idx < 3:
+                return []
+            return [op.body.block.args[idx - 2], op.results[idx - 3]]
+        if isinstance(op, scf.YieldOp):
+            parent = op.parent_op()
+            if isinstance(parent, scf.ForOp):
+                return [parent.results[idx], parent.body.block.args[idx + 1]]
+            if isinstance(parent, scf.IfOp):
+                return [parent.results[idx]]
+            if isinstance(parent, scf.WhileOp):
+                return [parent.before_region.block.args[idx]]
+            return []
+        if isinstance(op, scf.WhileOp):
+            return [op.before_region.block.args[idx]]
+        if isinstance(op, scf.ConditionOp):
+            parent = op.parent_op()
+            if idx == 0 or not isinstance(parent, scf.WhileOp):
+                return []
+            return [parent.after_region.block.args[idx - 1], parent.results[idx - 1]]
+        return []
+
+    # -- step 3 ----------------------------------------------------------------------------
+
+    def _neighbour_layouts(self, v: SSAValue) -> list[tuple[list[Encoding], TensorType]]:
+        """Layouts ``v``'s neighbours would like it in: per neighbour, its options."""
+        out: list[tuple[list[Encoding], TensorType]] = []
+        t = v.type
+        assert isinstance(t, TensorType)
+
+        def options(w: SSAValue) -> list[Encoding]:
+            if w in self.fixed or not self.cands.get(w):
+                e = layout_of(w)
+                return [e] if e is not None else []
+            return self.cands[w]
+
+        for use in v.uses:
+            op = use.operation
+            k = kind_of(op)
+            if k is OpKind.CONVERT:
+                out.append((options(op.results[0]), t))
+            elif k is OpKind.SAME:
+                res = tensor_results(op)
+                if res:
+                    out.append((options(res[0]), t))
+            elif k is OpKind.ANCHOR:
+                e = layout_of(v)
+                if e is not None:
+                    out.append(([e], t))
+        if isinstance(v, OpResult) and kind_of(v.op) is OpKind.SAME:
+            for o in tensor_operands(v.op):
+                if o is not v:
+                    out.append((options(o), t))
+        return out
+
+    def resolve(self) -> dict[SSAValue, Encoding]:
+        choice: dict[SSAValue, Encoding] = {}
+        for v in walk_values(self.body):
+            if v in self.fixed:
+                if self.log is not None and v in self.cands:
+                    pass
+                continue
+            cands = self.cands.get(v)
+            if not cands:
+                continue
+            loop = _loop_parent(v) if isinstance(v, BlockArgument) else None
+            if isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
+                arg = v.op.body.block.args[1 + v.index]
+                if arg in choice:
+                    choice[v] = choice[arg]
+                    self._note(v, choice[v], f"result of the loop carrying {value_name(arg)}")
+                    continue
+            if len(cands) == 1:
+                choice[v] = cands[0]
+                self._note(v, cands[0], self.why.get((v, cands[0]), ""))
+                continue
+            scores = []
+            neighbours = self._neighbour_layouts(v)
+            for c in cands:
+                s = 0.0
+                for opts, t in neighbours:
+                    if opts:
+                        s += min(convert_cost(c, o, t) for o in opts)
+                scores.append(s)
+            best = min(range(len(cands)), key=lambda i: (scores[i], i))
+            choice[v] = cands[best]
+            listing = ", ".join(f"{_short(c)}: {s:g}" for c, s in zip(cands, scores))
+            self._note(v, cands[best], f"conflict resolved by cost {{{listing}}}; "
+                       + self.why.get((v, cands[best]), ""))
+            del loop
+        return choice
+
+    def _note(self, v: SSAValue, enc: Encoding, why: str) -> None:
+        if self.log is not None:
+            self.log.add(f"{value_name(v)}: {_short(enc)} <- {why}")
+
+    # -- step 4 ----------------------------------------------------------------------------
+
+    def rewrite(self, choice: dict[SSAValue, Encoding]) -> None:
+        required: dict[tuple[Operation, int], TensorType] = {}
+        for op in self.body.walk():
+            if kind_of(op) is OpKind.ANCHOR:
+                for i, o in enumerate(op.operands):
+                    if isinstance(o.type, TensorType):
+                        required[(op, i)] = o.type
+        for v, enc in choice.items():
+            if layout_of(v) != enc:
+                retype(v, with_layout(v.type, enc))
+        for op in list(self.body.walk()):
+            self._legalize(op, required)
+
+    def _legalize(self, op: Operation, required: dict[tuple[Operation, int], TensorType]) -> None:
+        k = kind_of(op)
+        if k is OpKind.ANCHOR:
+            for i, o in enumerate(op.operands):
+                need = required.get((op, i))
+                if need is not None and o.type != need:
+                    enc = need.encoding.encoding  # type: ignore[union-attr]
+                    op.operands[i] = convert_before(o, enc, op)
+        elif k is OpKind.SAME:
+            res = tensor_results(op) or tensor_operands(op)
+            target = layout_of(res[0]) if res else None
+            if target is not None:
+                self._convert_operands(op, target)
+        elif k is OpKind.SHAPE:
+            res = tensor_results(op)
+            if not res:  # a reduction to a scalar takes any layout
+                return
+            enc = layout_of(res[0])
+            if enc is None:
+                return
+            need = backward(op, enc)
+            if need is not None and self._free(op, need):
+                self._convert_operands(op, need, by_linear_layout=op.name not in ("tt.reduce", "tt.expand_dims"))
+                return
+            src_enc = layout_of(tensor_operands(op)[0])
+            outs = forward(op, src_enc) if src_enc is not None else None
+            if outs is None:
+                raise ValueError(f"no layout makes {op.name} legal here")
+            for r, e in zip(tensor_results(op), outs):
+                if layout_of(r) == e:
+                    continue
+                old = r.type
+                retype(r, with_layout(r.type, e))
+                cvt = ConvertLayoutOp(r, old)  # type: ignore[arg-type]
+                Rewriter.insert_op(cvt, InsertPoint.after(op))
+                r.replace_uses_with_if(cvt.result, lambda u, c=cvt: u.operation is not c)
+        elif isinstance(op, scf.ForOp):
+            for i, arg in enumerate(op.body.block.args[1:]):
+                self._fit_operand(op, 3 + i, arg.type)
+                retype(op.results[i], arg.type)
+        elif isinstance(op, scf.YieldOp):
+            parent = op.parent_op()
+            if isinstance(parent, (scf.ForOp, scf.IfOp)):
+                for i in range(len(op.operands)):
+                    self._fit_operand(op, i, parent.results[i].type)
+            elif isinstance(parent, scf.WhileOp):
+                for i, arg in enumerate(parent.before_region.block.args):
+                    self._fit_operand(op, i, arg.type)
+        elif isinstance(op, scf.WhileOp):
+            for i, arg in enumerate(op.before_region.block.args):
+                self._fit_operand(op, i, arg.type)
+        elif isinstance(op, scf.ConditionOp):
+            parent = op.parent_op()
+            if isinstance(parent, scf.WhileOp):
+                for i, arg in enumerate(parent.after_region.block.args):
+                    self._fit_operand(op, 1 + i, arg.type)
+                    retype(parent.results[i], arg.type)
+
+    def _free(self, op: Operation, need: Encoding) -> bool:
+        """Whether ``op`` with operands in ``need`` gives its result layout (an exact
+        spelling for reduce / expand_dims, an equal linear layout for the others)."""
+        outs = forward(op, need)
+        if outs is None:
+            return False
+        for r, e in zip(tensor_results(op), outs):
+            have = layout_of(r)
+            if have == e:
+                continue
+            if op.name in ("tt.reduce", "tt.expand_dims"):
+                return False
+            shape = tensor_shape(r.type)
+            if have is None or have.to_linear_layout(shape) != e.to_linear_layout(shape):
+                return False
+        return True
+
+    def _convert_operands(self, op: Operation, enc: Encoding, by_linear_layout: bool = False) -> None:
+        """Convert ``op``'s tensor operands to ``enc``; with ``by_linear_layout`` an operand
+        whose layout is the same linear layout spelled differently is left alone (the
+        shape ops' verifiers compare linear layouts)."""
+        for i, o in enumerate(op.operands):
+            have = layout_of(o)
+            if not isinstance(o.type, TensorType) or have == enc:
+                continue
+            if by_linear_layout and have is not None:
+                shape = tensor_shape(o.type)
+                if have.to_linear_layout(shape) == enc.to_linear_layout(shape):
+                    continue
+            op.operands[i] = convert_before(o, enc, op)
+
+    def _fit_operand(self, op: Operation, i: int, t) -> None:  # noqa: ANN001
+        o = op.operands[i]
+        if isinstance(t, TensorType) and o.type != t and layout_of(o) is not None:
+            enc = encoding_of_type(t)
+            if enc is not None:
+                op.operands[i] = convert_before(o, enc, op)
+
+
+def _short(enc: Encoding) -> str:
+    return enc.to_text()

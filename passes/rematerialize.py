@@ -1,0 +1,241 @@
+"""Backward rematerialization and hoisting of ``ttg.convert_layout`` ops.
+
+``rematerialize(cvt)``: the *slice* of a conversion is the producer chain of its source
+that can be recomputed in the target layout — walking back from the source with the
+layout each value would need (``layout_rules.backward``), stopping at values already in
+that layout and at ``SOURCE`` ops (built in any layout for free), failing at anything
+else (anchors, block arguments, reductions, a value needed in two layouts). The chain
+is cloned in the target layout and the conversion disappears.
+
+Cost model: a slice op whose original must survive (some user outside the slice needs
+it, directly or through the slice ops that survive) is computed twice and costs
+``remat_cost``; an op only the slice uses is moved, which is free. Triton counts only
+ops used outside the slice, so it misses the producers those ops keep alive. The
+rewrite happens when the duplicated work costs less than the conversion
+(``layout_engine.convert_cost``).
+
+``hoist_out_of_loops(cvt)``: a conversion whose source is defined outside an enclosing
+``scf.for`` / ``scf.while`` moves in front of the outermost such loop.
+``sink_into_branches(cvt)``: a conversion whose source is an ``scf.if`` result used by
+nothing else moves into both branches when that removes it from at least one.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ltc.dialects.ttg import ConvertLayoutOp
+from ltc.encodings import Encoding
+from ltc.encodings.dot_operand import DotOperandEncoding
+from ltc.passes.layout_engine import LayoutLog, convert_cost, value_name
+from ltc.passes.layout_ir import convert_before, layout_of, retype, with_layout
+from ltc.passes.layout_rules import OpKind, backward, forward, kind_of, remat_cost, tensor_operands, tensor_results
+
+__all__ = ["hoist_out_of_loops", "rematerialize", "sink_into_branches"]
+
+_NOT_REMATERIALIZABLE = {"tt.load", "tt.reduce", "tt.scan", "tt.atomic_rmw", "tt.atomic_cas", "tt.store"}
+
+
+def _backward_slice(src: SSAValue, target: Encoding) -> dict[SSAValue, Encoding] | None:
+    """Value -> layout it must be recomputed in; None when no slice exists."""
+    need: dict[SSAValue, Encoding] = {}
+    work = [(src, target)]
+    while work:
+        v, e = work.pop()
+        if layout_of(v) == e:
+            continue
+        if v in need:
+            if need[v] != e:
+                return None
+            continue
+        if isinstance(v, BlockArgument) or not isinstance(v, OpResult):
+            return None
+        op = v.op
+        k = kind_of(op)
+        if k is OpKind.SOURCE:
+            need[v] = e
+        elif k is OpKind.CONVERT:
+            need[v] = e
+            work.append((op.operands[0], e))
+        elif k in (OpKind.SAME, OpKind.SHAPE) and op.name not in _NOT_REMATERIALIZABLE and not op.regions:
+            operand_enc = backward(op, e)
+            if operand_enc is None:
+                return None
+            outs = forward(op, operand_enc)
+            if outs is None:
+                return None
+            need[v] = e
+            for o in tensor_operands(op):
+                work.append((o, operand_enc))
+        else:
+            return None
+    return need
+
+
+def _duplicated_cost(need: dict[SSAValue, Encoding], cvt: Operation) -> float:
+    """Cost of the slice ops whose originals must survive."""
+    ops = {v.op for v in need if isinstance(v, OpResult)}
+    survives: set[Operation] = set()
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            if op in survives:
+                continue
+            for r in op.results:
+                for use in r.uses:
+                    user = use.operation
+                    if user is cvt:
+                        continue
+                    if user not in ops or user in survives:
+                        survives.add(op)
+                        changed = True
+                        break
+                if op in survives:
+                    break
+    return sum(remat_cost(op) for op in survives if kind_of(op) is not OpKind.CONVERT)
+
+
+def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bool:
+    """Replace ``cvt`` by its source's producer chain recomputed in the target layout,
+    when that is cheaper. Returns whether the IR changed."""
+    target = layout_of(cvt.result)
+    src = cvt.src
+    source_enc = layout_of(src)
+    if target is None or source_enc is None or isinstance(target, DotOperandEncoding):
+        return False
+    need = _backward_slice(src, target)
+    if need is None:
+        return False
+    saved = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]
+    cost = _duplicated_cost(need, cvt)
+    if cost >= saved and saved > 0:
+        return False
+    mapping: dict[SSAValue, SSAValue] = {}
+
+    def resolve(v: SSAValue) -> SSAValue:
+        return mapping.get(v, v)
+
+    order = [v for v in _program_order(need)]
+    for v in order:
+        assert isinstance(v, OpResult)
+        op = v.op
+        if op in {m.op for m in mapping if isinstance(m, OpResult)}:
+            continue
+        if kind_of(op) is OpKind.CONVERT:
+            inner = resolve(op.operands[0])
+            mapping[v] = inner if layout_of(inner) == need[v] else convert_before(inner, need[v], cvt)
+            continue
+        clone = op.clone()
+        Rewriter.insert_op(clone, InsertPoint.after(op))
+        for i, o in enumerate(op.operands):
+            clone.operands[i] = resolve(o)
+        encs = _result_layouts(op, need)
+        for r, new_r, e in zip(op.results, clone.results, encs):
+            if e is not None:
+                retype(new_r, with_layout(r.type, e))
+            mapping[r] = new_r
+    replacement = resolve(src)
+    if log is not None:
+        log.add(
+            f"{value_name(cvt.result)}: conversion removed, {len(need)} value(s) recomputed in "
+            f"{target.to_text()} (duplicated cost {cost:g} < conversion {saved:g})"
+        )
+    cvt.result.replace_all_uses_with(replacement)
+    Rewriter.erase_op(cvt)
+    return True
+
+
+def _result_layouts(op: Operation, need: dict[SSAValue, Encoding]) -> list[Encoding | None]:
+    """The layouts of ``op``'s results when rebuilt for the slice."""
+    wanted = [need.get(r) for r in op.results]
+    if kind_of(op) is OpKind.SOURCE:
+        return wanted
+    known = next(w for w in wanted if w is not None)
+    operand_enc = backward(op, known) if kind_of(op) in (OpKind.SAME, OpKind.SHAPE) else None
+    outs = forward(op, operand_enc) if operand_enc is not None else None
+    results = tensor_results(op)
+    out: list[Encoding | None] = []
+    for r, w in zip(op.results, wanted):
+        if w is not None:
+            out.append(w)
+        elif outs is not None and r in results:
+            out.append(outs[results.index(r)])
+        else:
+            out.append(None)
+    return out
+
+
+def _program_order(values) -> list[SSAValue]:  # noqa: ANN001
+    """``values`` sorted so producers come first (walk order of their ops)."""
+    ops = {v.op for v in values}
+    root = next(iter(ops))
+    while root.parent_op() is not None:
+        root = root.parent_op()
+    position = {op: i for i, op in enumerate(root.walk()) if op in ops}
+    return sorted(values, key=lambda v: (position[v.op], v.index))
+
+
+def hoist_out_of_loops(cvt: ConvertLayoutOp) -> bool:
+    """Move ``cvt`` in front of the outermost enclosing loop its source is defined outside of."""
+    src = cvt.src
+    owner = src.owner if isinstance(src, OpResult) else src.block.parent_op()
+    src_op = src.op if isinstance(src, OpResult) else None
+    src_block = src.block if isinstance(src, BlockArgument) else src_op.parent_block()  # type: ignore[union-attr]
+    target: Operation | None = None
+    cur = cvt.parent_op()
+    while cur is not None and not _defines_region_containing(cur, src_block):
+        if isinstance(cur, (scf.ForOp, scf.WhileOp)):
+            target = cur
+        cur = cur.parent_op()
+    del owner
+    if target is None:
+        return False
+    cvt.detach()
+    Rewriter.insert_op(cvt, InsertPoint.before(target))
+    return True
+
+
+def _defines_region_containing(op: Operation, block) -> bool:  # noqa: ANN001
+    """Whether ``block`` is ``op``'s parent block or nested inside ``op``... i.e. the
+    source is visible at ``op`` without leaving it."""
+    b = block
+    while b is not None:
+        if b is op.parent_block():
+            return True
+        parent = b.parent_op()
+        if parent is op:
+            return True
+        b = parent.parent_block() if parent is not None else None
+    return False
+
+
+def sink_into_branches(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bool:
+    """Move a conversion of an ``scf.if`` result into its branches when one branch then
+    needs no conversion (its yielded value is already, or cheaply, in the target)."""
+    src = cvt.src
+    if not isinstance(src, OpResult) or not isinstance(src.op, scf.IfOp) or len(src.uses) != 1:
+        return False
+    if_op = src.op
+    target = layout_of(cvt.result)
+    if target is None or len(if_op.regions) < 2 or not if_op.regions[1].blocks:
+        return False
+    yields = [region.block.last_op for region in if_op.regions]
+    values = [y.operands[src.index] for y in yields]  # type: ignore[union-attr]
+    if not any(layout_of(v) == target or _backward_slice(v, target) is not None for v in values):
+        return False
+    for y in yields:
+        assert y is not None
+        y.operands[src.index] = convert_before(y.operands[src.index], target, y)
+    retype(src, cvt.result.type)
+    cvt.result.replace_all_uses_with(src)
+    Rewriter.erase_op(cvt)
+    if log is not None:
+        log.add(f"{value_name(src)}: conversion moved into the branches of scf.if")
+    for y in yields:
+        inner = y.operands[src.index]  # type: ignore[union-attr]
+        if isinstance(inner, OpResult) and isinstance(inner.op, ConvertLayoutOp):
+            rematerialize(inner.op, log)
+    return True
