@@ -47,6 +47,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding
 from ltc.encodings.dot_operand import DotOperandEncoding
+from ltc.encodings.linear import LinearEncoding
 from ltc.locality import conversion_locality
 from ltc.passes.layout_ir import convert_before, encoding_of_type, layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import (
@@ -138,6 +139,21 @@ class LayoutEngine:
         lst = self.cands.setdefault(v, [])
         if enc in lst:
             return
+        # One candidate per linear layout: the same layout spelled twice is one choice
+        # (a legacy spelling is kept over #ttg.linear, as Triton's verifiers compare
+        # some ops' encodings by spelling).
+        shape = tensor_shape(v.type)
+        try:
+            layout = enc.to_linear_layout(shape)
+        except ValueError:
+            return
+        for i, other in enumerate(lst):
+            if other.to_linear_layout(shape) == layout:
+                if isinstance(other, LinearEncoding) and not isinstance(enc, LinearEncoding):
+                    lst[i] = enc
+                    self.why.setdefault((v, enc), why)
+                    work.append((v, enc, fwd))
+                return
         lst.append(enc)
         self.why.setdefault((v, enc), why)
         work.append((v, enc, fwd))
@@ -301,7 +317,7 @@ class LayoutEngine:
                     if opts:
                         s += min(convert_cost(c, o, t) for o in opts)
                 scores.append(s)
-            best = min(range(len(cands)), key=lambda i: (scores[i], i))
+            best = min(range(len(cands)), key=lambda i: (scores[i], isinstance(cands[i], LinearEncoding), i))
             choice[v] = cands[best]
             listing = ", ".join(f"{_short(c)}: {s:g}" for c, s in zip(cands, scores))
             self._note(v, cands[best], f"conflict resolved by cost {{{listing}}}; "

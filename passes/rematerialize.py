@@ -23,7 +23,7 @@ nothing else moves into both branches when that removes it from at least one.
 from __future__ import annotations
 
 from xdsl.dialects import scf
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
@@ -181,16 +181,13 @@ def _program_order(values) -> list[SSAValue]:  # noqa: ANN001
 def hoist_out_of_loops(cvt: ConvertLayoutOp) -> bool:
     """Move ``cvt`` in front of the outermost enclosing loop its source is defined outside of."""
     src = cvt.src
-    owner = src.owner if isinstance(src, OpResult) else src.block.parent_op()
-    src_op = src.op if isinstance(src, OpResult) else None
-    src_block = src.block if isinstance(src, BlockArgument) else src_op.parent_block()  # type: ignore[union-attr]
+    src_block = src.block if isinstance(src, BlockArgument) else src.op.parent_block()  # type: ignore[union-attr]
     target: Operation | None = None
     cur = cvt.parent_op()
-    while cur is not None and not _defines_region_containing(cur, src_block):
+    while cur is not None and not _encloses(cur, src_block):
         if isinstance(cur, (scf.ForOp, scf.WhileOp)):
             target = cur
         cur = cur.parent_op()
-    del owner
     if target is None:
         return False
     cvt.detach()
@@ -198,17 +195,13 @@ def hoist_out_of_loops(cvt: ConvertLayoutOp) -> bool:
     return True
 
 
-def _defines_region_containing(op: Operation, block) -> bool:  # noqa: ANN001
-    """Whether ``block`` is ``op``'s parent block or nested inside ``op``... i.e. the
-    source is visible at ``op`` without leaving it."""
-    b = block
-    while b is not None:
-        if b is op.parent_block():
-            return True
-        parent = b.parent_op()
+def _encloses(op: Operation, block: Block | None) -> bool:
+    """Whether ``block`` lies inside one of ``op``'s regions (at any depth)."""
+    while block is not None:
+        parent = block.parent_op()
         if parent is op:
             return True
-        b = parent.parent_block() if parent is not None else None
+        block = parent.parent_block() if parent is not None else None
     return False
 
 
