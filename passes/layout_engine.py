@@ -130,6 +130,7 @@ class LayoutEngine:
         self.fixed: dict[SSAValue, str] = {}
         self.cands: dict[SSAValue, list[Encoding]] = {}
         self.why: dict[tuple[SSAValue, Encoding], str] = {}
+        self.walked: set[tuple[SSAValue, Encoding, bool]] = set()
 
     # -- step 1 and 2 -------------------------------------------------------------------
 
@@ -138,6 +139,10 @@ class LayoutEngine:
             return
         lst = self.cands.setdefault(v, [])
         if enc in lst:
+            # Known candidate: still walk it in the other direction once.
+            if (v, enc, fwd) not in self.walked:
+                self.walked.add((v, enc, fwd))
+                work.append((v, enc, fwd))
             return
         # One candidate per linear layout: the same layout spelled twice is one choice
         # (a legacy spelling is kept over #ttg.linear, as Triton's verifiers compare
@@ -156,6 +161,7 @@ class LayoutEngine:
                 return
         lst.append(enc)
         self.why.setdefault((v, enc), why)
+        self.walked.add((v, enc, fwd))
         work.append((v, enc, fwd))
 
     def propagate(self) -> None:
@@ -223,7 +229,10 @@ class LayoutEngine:
         k = kind_of(op)
         if k is OpKind.CONVERT:
             self._push(op.operands[0], enc, why, work, False)
-        elif k in (OpKind.SAME, OpKind.SHAPE):
+        elif k in (OpKind.SAME, OpKind.SHAPE) and op.name != "tt.reduce":
+            # Not through reductions: the operand of a reduction is the larger tensor,
+            # and its layout should come from its own producers, not from how the
+            # (smaller) result is used.
             need = backward(op, enc)
             if need is not None:
                 for o in tensor_operands(op):

@@ -1,0 +1,245 @@
+"""ltc's layout pipeline beside Triton 3.9's: conversions left and time taken.
+
+    python benchmarks/bench_passes.py [NAME ...] [--num-warps 4] [--target cuda:90] [--repeat 5]
+                                      [--sizes 1000 10000] [--seed 0] [--no-cache]
+
+(kernel NAMEs go before ``--sizes``, which takes a list). The default run takes about two
+minutes, most of it ltc on the 10k-op module.
+
+Rows: every example kernel of ``examples/triton`` (NAME picks some) and a synthetic
+module (``synthetic_ir.py``) of each ``--sizes`` op count.  Columns:
+
+* ``ops``: operations in the input (ltc's parse, the module op excluded);
+* ``cvt ltc`` / ``cvt triton``: ``ttg.convert_layout`` ops left by ltc's
+  ``convert-triton-to-tritongpu{num-warps target},ltc-assign-layouts`` and by Triton's own
+  ``make_ttgir`` (whole TTGIR stage, cached in ``benchmarks/.cache``);
+* ``ltc ms``: ``ltc.pipeline.run_pipeline`` of that spec on an already parsed module
+  (parsing and printing excluded; the result verified, as run_pipeline does), best of
+  ``--repeat`` runs, each on a fresh parse;
+* ``triton ms``: Triton's layout passes alone (``triton_pipeline.LAYOUT_PASSES``:
+  convert-to-ttgpu, coalesce, remove-layout-conversions, accelerate-matmul,
+  remove-layout-conversions; ``pm.run`` only, MLIR verifying after each pass), best of
+  ``--repeat``, in this same process;
+* ``ratio``: ltc ms / triton ms.
+
+The summary gives the largest/smallest synthetic time ratio for both (10k/1k by default)
+and checks the targets: conversions ltc <= Triton on every row, time ratio <= 3x, and
+10k/1k <= 12x (near-linear scaling; 1.2 x the size ratio for other ``--sizes``).  A failing ltc pipeline prints its error in the row.
+Exit status 1 when a target is missed or a row failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE))  # xdsl installs a top-level 'benchmarks' package
+
+import triton_pipeline as tp  # noqa: E402
+from synthetic_ir import synthetic_module  # noqa: E402
+
+import ltc.pipeline as P  # noqa: E402
+
+TIME_RATIO_TARGET = 3.0
+SCALING_SLACK = 1.2
+"""Allowed time growth per size growth: 1.2 x 10 = 12x for the default 10k/1k."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One input's results; a ``None`` column failed (its error in ``ltc_error`` / ``triton_error``)."""
+
+    name: str
+    ops: int | None
+    cvt_ltc: int | None
+    cvt_triton: int | None
+    ltc_s: float | None
+    triton_s: float | None
+    ltc_error: str = ""
+    triton_error: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.ltc_s is None or not self.triton_s:
+            return None
+        return self.ltc_s / self.triton_s
+
+
+def _short(e: BaseException) -> str:
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    text = f"{type(e).__name__}: {first}" if first else type(e).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def ltc_spec(num_warps: int, capability: int) -> str:
+    return f"convert-triton-to-tritongpu{{num-warps={num_warps} target=cuda:{capability}}},ltc-assign-layouts"
+
+
+def run_ltc(text: str, spec: str, repeat: int) -> tuple[int, float, str]:
+    """(ops in the input, best seconds of ``run_pipeline``, printed result of the last run)."""
+    best = float("inf")
+    out = ""
+    ops = 0
+    for _ in range(max(1, repeat)):
+        module = P.parse_module(text)
+        ops = sum(1 for _ in module.walk()) - 1
+        start = time.perf_counter()
+        P.run_pipeline(module, spec)
+        best = min(best, time.perf_counter() - start)
+        out = P.module_text(module)
+    return ops, best, out
+
+
+def measure(name: str, text: str, num_warps: int, capability: int, num_stages: int, repeat: int,
+            use_cache: bool) -> Row:
+    ops = cvt_ltc = cvt_triton = None
+    ltc_s = triton_s = None
+    ltc_error = triton_error = ""
+    try:
+        ops, ltc_s, out = run_ltc(text, ltc_spec(num_warps, capability), repeat)
+        cvt_ltc = tp.count_converts(out)
+    except Exception as e:  # a row reports ltc's failure and the table goes on
+        ltc_error = _short(e)
+    try:
+        ttgir = tp.triton_make_ttgir(text, num_warps, capability, num_stages=num_stages, use_cache=use_cache)
+        cvt_triton = tp.count_converts(ttgir)
+        _, triton_s = tp.triton_layout_passes(text, num_warps, capability, repeat=repeat)
+    except Exception as e:
+        triton_error = _short(e)
+    if ops is None:
+        try:
+            ops = sum(1 for _ in P.parse_module(text).walk()) - 1
+        except Exception:
+            pass
+    return Row(name, ops, cvt_ltc, cvt_triton, ltc_s, triton_s, ltc_error, triton_error)
+
+
+def warm_up(num_warps: int, capability: int) -> None:
+    """One untimed run of both pipelines, so that lazy imports and first-use setup time no row."""
+    text = tp.example_ttir(next(iter(tp.example_kernels())))
+    for run in (lambda: run_ltc(text, ltc_spec(num_warps, capability), 1),
+                lambda: tp.triton_layout_passes(text, num_warps, capability)):
+        try:
+            run()
+        except Exception:
+            pass  # the row of that kernel reports the error
+
+
+def _fmt_ms(s: float | None) -> str:
+    return "-" if s is None else f"{1000 * s:.1f}"
+
+
+def _fmt(v: object) -> str:
+    return "-" if v is None else str(v)
+
+
+def print_table(rows: list[Row]) -> None:
+    head = ["input", "ops", "cvt ltc", "cvt triton", "ltc ms", "triton ms", "ratio", "notes"]
+    body = []
+    for r in rows:
+        notes = []
+        if r.cvt_ltc is not None and r.cvt_triton is not None and r.cvt_ltc > r.cvt_triton:
+            notes.append(f"cvt +{r.cvt_ltc - r.cvt_triton}")
+        if r.ratio is not None and r.ratio > TIME_RATIO_TARGET:
+            notes.append(f"time > {TIME_RATIO_TARGET:g}x")
+        if r.ltc_error:
+            notes.append(f"ltc: {r.ltc_error}")
+        if r.triton_error:
+            notes.append(f"triton: {r.triton_error}")
+        body.append([
+            r.name, _fmt(r.ops), _fmt(r.cvt_ltc), _fmt(r.cvt_triton), _fmt_ms(r.ltc_s), _fmt_ms(r.triton_s),
+            "-" if r.ratio is None else f"{r.ratio:.2f}x", "; ".join(notes) or "-",
+        ])
+    widths = [max(len(row[i]) for row in (head, *body)) for i in range(len(head))]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in body:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |")
+
+
+def _scaling(small: Row | None, large: Row | None, attr: str) -> float | None:
+    if small is None or large is None:
+        return None
+    a, b = getattr(small, attr), getattr(large, attr)
+    return None if a is None or b is None or a == 0 else b / a
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", help="example kernels (default: all)")
+    ap.add_argument("--num-warps", type=int, default=4)
+    ap.add_argument("--target", default="cuda:90", help="cuda:CC (default cuda:90)")
+    ap.add_argument("--repeat", type=int, default=5, help="best of N runs (default 5)")
+    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000], help="synthetic module op counts")
+    ap.add_argument("--seed", type=int, default=0, help="synthetic module seed")
+    ap.add_argument("--no-cache", action="store_true", help="re-run Triton's make_ttgir")
+    args = ap.parse_args(argv)
+    if not args.target.startswith("cuda:"):
+        ap.error(f"--target must be cuda:CC, got {args.target!r}")
+    capability = int(args.target.split(":", 1)[1])
+    kernels = tp.example_kernels()
+    unknown = [n for n in args.names if n not in kernels]
+    if unknown:
+        ap.error(f"unknown kernels {unknown}; known: {', '.join(kernels)}")
+
+    warm_up(args.num_warps, capability)
+    rows = []
+    for name, options in kernels.items():
+        if args.names and name not in args.names:
+            continue
+        rows.append(measure(name, tp.example_ttir(name), args.num_warps, capability, options.num_stages,
+                            args.repeat, not args.no_cache))
+    synthetic = []
+    for n in sorted(args.sizes):
+        label = f"synthetic-{n // 1000}k" if n % 1000 == 0 else f"synthetic-{n}"
+        row = measure(label, synthetic_module(n, args.seed), args.num_warps, capability, 3, args.repeat,
+                      not args.no_cache)
+        rows.append(row)
+        synthetic.append(row)
+
+    print(f"num_warps={args.num_warps} target={args.target} best of {args.repeat}; triton {tp.triton_version()}, "
+          f"python {platform.python_version()}, {platform.machine()}")
+    print()
+    print_table(rows)
+    print()
+
+    failed = [r.name for r in rows if r.ltc_error or r.triton_error]
+    compared = [r for r in rows if r.cvt_ltc is not None and r.cvt_triton is not None]
+    more = [r.name for r in compared if r.cvt_ltc > r.cvt_triton]
+    ratios = [r.ratio for r in rows if r.ratio is not None]
+    sizes = sorted(args.sizes)
+    small, large = (synthetic[0], synthetic[-1]) if len(synthetic) >= 2 else (None, None)
+    scale_ltc, scale_triton = _scaling(small, large, "ltc_s"), _scaling(small, large, "triton_s")
+
+    ok = not failed
+    print(f"conversions ltc <= Triton: {len(compared) - len(more)}/{len(compared)} rows"
+          + (f" (more on {', '.join(more)})" if more else "") + f"   [target: all {len(rows)}]")
+    ok &= not more and len(compared) == len(rows)
+    if ratios:
+        worst = max(ratios)
+        print(f"time ltc/Triton: worst {worst:.2f}x, best {min(ratios):.2f}x   [target: <= {TIME_RATIO_TARGET:g}x]")
+        ok &= worst <= TIME_RATIO_TARGET
+    else:
+        print(f"time ltc/Triton: no row with both times   [target: <= {TIME_RATIO_TARGET:g}x]")
+        ok = False
+    if small is not None:
+        span = f"{large.name}/{small.name}"
+        ltc_txt = "-" if scale_ltc is None else f"{scale_ltc:.1f}x"
+        tri_txt = "-" if scale_triton is None else f"{scale_triton:.1f}x"
+        target = SCALING_SLACK * sizes[-1] / sizes[0]
+        print(f"scaling {span}: ltc {ltc_txt}, Triton {tri_txt}   [target: ltc <= {target:g}x]")
+        ok &= scale_ltc is not None and scale_ltc <= target
+    if failed:
+        print(f"rows with errors: {', '.join(failed)}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
