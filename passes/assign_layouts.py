@@ -40,6 +40,6 @@ class AssignLayoutsPass(ModulePass):
         AccelerateMatmulPass().apply(ctx, op)
         remove_layout_conversions(ctx, op, log)
         ReduceDataDuplicationPass().apply(ctx, op)
-        canonicalize_module(ctx, op)
+        canonicalize_module(ctx, op, cse=True)
         if log is not None:
             sys.stderr.write(log.text())

@@ -36,6 +36,7 @@ Every decision is recorded (``LayoutLog``) for ``--debug-layouts``.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -45,7 +46,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
-from ltc.encodings import Encoding
+from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.linear import LinearEncoding
 from ltc.locality import conversion_locality
@@ -55,7 +56,6 @@ from ltc.passes.layout_rules import (
     backward,
     forward,
     kind_of,
-    remat_cost,
     tensor_bytes,
     tensor_operands,
     tensor_results,
@@ -72,11 +72,17 @@ def convert_cost(src: Encoding, dst: Encoding, t: TensorType) -> float:
     if src == dst:
         return 0.0
     shape = tensor_shape(t)
+    numel = max(math.prod(shape), 1)
+    return _conversion_price(src, dst, shape) * max(numel, 32) * max(tensor_bytes(t) // numel, 4)
+
+
+@lru_cache(maxsize=8192)
+def _conversion_price(src: Encoding, dst: Encoding, shape: tuple[int, ...]) -> float:
     try:
-        kind = conversion_locality(src.to_linear_layout(shape), dst.to_linear_layout(shape))
+        kind = conversion_locality(to_linear_layout(src, shape), to_linear_layout(dst, shape))
     except ValueError:
         kind = "cross-cta"
-    return KIND_PRICE[kind] * max(math.prod(shape), 32) * max(tensor_bytes(t) // max(math.prod(shape), 1), 4)
+    return KIND_PRICE[kind]
 
 
 def value_name(v: SSAValue) -> str:
@@ -149,11 +155,11 @@ class LayoutEngine:
         # some ops' encodings by spelling).
         shape = tensor_shape(v.type)
         try:
-            layout = enc.to_linear_layout(shape)
+            layout = to_linear_layout(enc, shape)
         except ValueError:
             return
         for i, other in enumerate(lst):
-            if other.to_linear_layout(shape) == layout:
+            if to_linear_layout(other, shape) == layout:
                 if isinstance(other, LinearEncoding) and not isinstance(enc, LinearEncoding):
                     lst[i] = enc
                     self.why.setdefault((v, enc), why)
@@ -424,7 +430,7 @@ class LayoutEngine:
             if op.name in ("tt.reduce", "tt.expand_dims"):
                 return False
             shape = tensor_shape(r.type)
-            if have is None or have.to_linear_layout(shape) != e.to_linear_layout(shape):
+            if have is None or to_linear_layout(have, shape) != to_linear_layout(e, shape):
                 return False
         return True
 
@@ -438,7 +444,7 @@ class LayoutEngine:
                 continue
             if by_linear_layout and have is not None:
                 shape = tensor_shape(o.type)
-                if have.to_linear_layout(shape) == enc.to_linear_layout(shape):
+                if to_linear_layout(have, shape) == to_linear_layout(enc, shape):
                     continue
             op.operands[i] = convert_before(o, enc, op)
 

@@ -22,7 +22,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.dialects.ttg_attrs import LayoutAttr, layout_attr
-from ltc.encodings import Encoding
+from ltc.encodings import Encoding, to_linear_layout
 from ltc.linear_layout import LinearLayout
 
 __all__ = [
@@ -66,7 +66,7 @@ def tensor_shape(t: Attribute) -> tuple[int, ...]:
 def linear_layout_of(t: Attribute) -> LinearLayout | None:
     """The linear layout of a tensor type's layout at its shape, or None."""
     enc = encoding_of_type(t)
-    return None if enc is None else enc.to_linear_layout(tensor_shape(t))
+    return None if enc is None else to_linear_layout(enc, tensor_shape(t))
 
 
 def with_layout(t: Attribute, encoding: Encoding | None) -> Attribute:

@@ -169,13 +169,23 @@ def _result_layouts(op: Operation, need: dict[SSAValue, Encoding]) -> list[Encod
 
 
 def _program_order(values) -> list[SSAValue]:  # noqa: ANN001
-    """``values`` sorted so producers come first (walk order of their ops)."""
-    ops = {v.op for v in values}
-    root = next(iter(ops))
-    while root.parent_op() is not None:
-        root = root.parent_op()
-    position = {op: i for i, op in enumerate(root.walk()) if op in ops}
-    return sorted(values, key=lambda v: (position[v.op], v.index))
+    """``values`` ordered so that each comes after the values of the set it uses
+    (clones are placed right after their originals, so only data order matters)."""
+    order: list[SSAValue] = []
+    done: set[SSAValue] = set()
+    for root in values:
+        stack = [(root, False)]
+        while stack:
+            v, expanded = stack.pop()
+            if v in done:
+                continue
+            if expanded:
+                done.add(v)
+                order.append(v)
+                continue
+            stack.append((v, True))
+            stack.extend((o, False) for o in v.op.operands if o in values and o not in done)
+    return order
 
 
 def hoist_out_of_loops(cvt: ConvertLayoutOp) -> bool:

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import LayoutEngine, LayoutLog
+from ltc.passes.layout_rules import OpKind, kind_of
 from ltc.passes.rematerialize import hoist_out_of_loops, rematerialize, sink_into_branches
 
 __all__ = ["RemoveLayoutConversionsPass", "canonicalize_module", "remove_layout_conversions"]
@@ -26,14 +28,45 @@ __all__ = ["RemoveLayoutConversionsPass", "canonicalize_module", "remove_layout_
 MAX_ROUNDS = 8
 
 
-def canonicalize_module(ctx: Context, module: ModuleOp) -> None:
-    """Fold conversion chains / identities / converted sources, merge common
-    subexpressions (ranges and splats rebuilt in one layout twice), drop dead ops."""
-    from xdsl.transforms.canonicalize import CanonicalizePass
-    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+def canonicalize_module(ctx: Context, module: ModuleOp, cse: bool = False) -> None:
+    """Fold conversion chains / identities / converted sources (the ``ttg.convert_layout``
+    canonicalization patterns only: the other ops' patterns are not the layout passes'
+    business and cost most of the time), drop dead side-effect-free ops, and with
+    ``cse`` merge common subexpressions (ranges and splats rebuilt in one layout twice)."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
-    CanonicalizePass().apply(ctx, module)
-    CommonSubexpressionElimination().apply(ctx, module)
+    from ltc.dialects.ttg_canonicalize import CONVERT_LAYOUT_PATTERNS
+
+    PatternRewriteWalker(GreedyRewritePatternApplier(list(CONVERT_LAYOUT_PATTERNS)), apply_recursively=True).rewrite_module(module)
+    remove_dead_ops(module)
+    if cse:
+        from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+        CommonSubexpressionElimination().apply(ctx, module)
+
+
+def remove_dead_ops(module: ModuleOp) -> None:
+    """Erase unused ops that only compute values (the layout rules' SOURCE / SAME /
+    SHAPE / CONVERT ops other than memory accesses), last first so chains go at once."""
+    for op in reversed(list(module.walk())):
+        if op.regions or any(r.uses for r in op.results) or not op.results:
+            continue
+        if op.name in _EFFECTFUL or kind_of(op) not in _PURE_KINDS:
+            continue
+        Rewriter.erase_op(op)
+
+
+_PURE_KINDS = (OpKind.SOURCE, OpKind.SAME, OpKind.SHAPE, OpKind.CONVERT)
+_EFFECTFUL = {
+    "tt.load",
+    "tt.store",
+    "tt.atomic_rmw",
+    "tt.atomic_cas",
+    "ttg.local_load",
+    "tt.histogram",
+    "tt.elementwise_inline_asm",
+    "tt.extern_elementwise",
+}
 
 
 def _converts(func: FuncOp) -> list[ConvertLayoutOp]:
@@ -63,6 +96,7 @@ def remove_layout_conversions(ctx: Context, module: ModuleOp, log: LayoutLog | N
         canonicalize_module(ctx, module)
         if not changed:
             break
+    canonicalize_module(ctx, module, cse=True)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ltc.encodings import to_linear_layout
 from ltc.encodings.base import DistributedEncoding, Encoding
 from ltc.encodings.blocked import BlockedEncoding
 from ltc.encodings.linear import LinearEncoding
@@ -53,7 +54,7 @@ def _spelled(layout: LinearLayout, shape: Sequence[int], legacy: Encoding | None
     """``legacy`` if it is the same linear layout at ``shape``, else ``#ttg.linear``."""
     if legacy is not None:
         try:
-            if legacy.to_linear_layout(shape) == layout:
+            if to_linear_layout(legacy, shape) == layout:
                 return legacy  # type: ignore[return-value]
         except ValueError:
             pass
@@ -62,7 +63,7 @@ def _spelled(layout: LinearLayout, shape: Sequence[int], legacy: Encoding | None
 
 def trans_encoding(enc: Encoding, shape: Sequence[int], order: Sequence[int]) -> DistributedEncoding:
     """The free result layout of ``tt.trans`` (result dim ``i`` = operand dim ``order[i]``)."""
-    layout = enc.to_linear_layout(shape)
+    layout = to_linear_layout(enc, shape)
     out_shape = [shape[o] for o in order]
     moved = _with_bases(layout, lambda b: tuple(b[o] for o in order), out_shape)
     legacy = None
@@ -88,7 +89,7 @@ def _strides(shape: Sequence[int]) -> list[int]:
 
 def reshape_encoding(enc: Encoding, shape: Sequence[int], new_shape: Sequence[int]) -> DistributedEncoding:
     """The free result layout of a row-major ``tt.reshape`` from ``shape`` to ``new_shape``."""
-    layout = enc.to_linear_layout(shape)
+    layout = to_linear_layout(enc, shape)
     src_strides, dst_strides = _strides(shape), _strides(new_shape)
 
     def move(b: Basis) -> Basis:
@@ -103,7 +104,7 @@ def reshape_encoding(enc: Encoding, shape: Sequence[int], new_shape: Sequence[in
 
 def join_encoding(enc: Encoding, shape: Sequence[int]) -> DistributedEncoding:
     """The free result layout of ``tt.join`` of two ``shape`` tensors (new minor dim of 2)."""
-    layout = enc.to_linear_layout(shape)
+    layout = to_linear_layout(enc, shape)
     rank = len(shape)
     bases = {d: [list(b) + [0] for b in bs] for d, bs in layout.bases.items()}
     bases["register"] = [[0] * rank + [1]] + bases.get("register", [])
@@ -120,7 +121,7 @@ def join_encoding(enc: Encoding, shape: Sequence[int]) -> DistributedEncoding:
 def split_encoding(enc: Encoding, shape: Sequence[int]) -> DistributedEncoding | None:
     """The free result layout of ``tt.split`` of a ``shape`` tensor (last dim 2), or None
     when the last dim is not held by exactly one register bit."""
-    layout = enc.to_linear_layout(shape)
+    layout = to_linear_layout(enc, shape)
     rank = len(shape)
     if rank < 2 or shape[-1] != 2:
         return None
@@ -155,7 +156,7 @@ def expand_dims_encoding(enc: Encoding, shape: Sequence[int], axis: int) -> Dist
     else the operand's layout with a size-1 dim inserted (as ``#ttg.linear``)."""
     if isinstance(enc, SliceEncoding) and enc.dim == axis:
         return enc.parent
-    layout = enc.to_linear_layout(shape)
+    layout = to_linear_layout(enc, shape)
     new_shape = [*shape[:axis], 1, *shape[axis:]]
     return LinearEncoding.from_layout(_with_bases(layout, lambda b: (*b[:axis], 0, *b[axis:]), new_shape))
 
