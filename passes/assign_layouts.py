@@ -38,7 +38,7 @@ class AssignLayoutsPass(ModulePass):
         log = LayoutLog() if self.debug_layouts else None
         CoalescePass().apply(ctx, op)
         AccelerateMatmulPass().apply(ctx, op)
-        remove_layout_conversions(ctx, op, log)
+        remove_layout_conversions(ctx, op, log, cse=False)
         ReduceDataDuplicationPass().apply(ctx, op)
         canonicalize_module(ctx, op, cse=True)
         if log is not None:

@@ -73,8 +73,9 @@ def _converts(func: FuncOp) -> list[ConvertLayoutOp]:
     return [op for op in func.walk() if isinstance(op, ConvertLayoutOp)]
 
 
-def remove_layout_conversions(ctx: Context, module: ModuleOp, log: LayoutLog | None = None) -> None:
-    """Run the engine on every function of ``module`` (in place)."""
+def remove_layout_conversions(ctx: Context, module: ModuleOp, log: LayoutLog | None = None, cse: bool = True) -> None:
+    """Run the engine on every function of ``module`` (in place); ``cse`` merges common
+    subexpressions at the end (a caller that canonicalizes afterwards skips it)."""
     funcs = [op for op in module.walk() if isinstance(op, FuncOp)]
     for func in funcs:
         if not func.body.blocks:
@@ -96,7 +97,7 @@ def remove_layout_conversions(ctx: Context, module: ModuleOp, log: LayoutLog | N
         canonicalize_module(ctx, module)
         if not changed:
             break
-    canonicalize_module(ctx, module, cse=True)
+    canonicalize_module(ctx, module, cse=cse)
 
 
 @dataclass(frozen=True)
