@@ -293,6 +293,12 @@ class LayoutEngine:
                 res = tensor_results(op)
                 if res:
                     out.append((options(res[0]), t))
+            elif k is OpKind.SHAPE:
+                res = tensor_results(op)
+                if res:
+                    wants = [w for r in options(res[0]) if (w := backward(op, r)) is not None]
+                    if wants:
+                        out.append((wants, t))
             elif k is OpKind.ANCHOR:
                 e = layout_of(v)
                 if e is not None:
