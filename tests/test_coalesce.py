@@ -289,8 +289,21 @@ RANK3 = """module {
 """
 
 
+HUGE_DIVISIBILITY = """module {
+  tt.func public @k(%p: tensor<128x!tt.ptr<f32>> {tt.contiguity = 128 : i64, tt.divisibility = 4294967296 : i64},
+                    %q: tensor<128x!tt.ptr<f32>> {tt.contiguity = 128 : i64, tt.divisibility = 1073741824 : i64}) {
+    %x = tt.load %p : tensor<128x!tt.ptr<f32>>
+    %y = tt.load %q : tensor<128x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
 @pytest.mark.parametrize(
-    "text", [ATOMICS, CONTROL_FLOW, CALLS, RANK3], ids=["atomics", "control_flow", "calls", "rank3"]
+    "text",
+    [ATOMICS, CONTROL_FLOW, CALLS, RANK3, HUGE_DIVISIBILITY],
+    ids=["atomics", "control_flow", "calls", "rank3", "huge_divisibility"],
 )
 @pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
 @pytest.mark.parametrize("num_warps", [1, 4])
@@ -444,6 +457,7 @@ def test_random_kernels_match_triton(triton_coalesce, seed):
 
 BLOCKED_2D = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>"
 BLOCKED_1D = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+BLOCKED_1D_W1 = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>"
 
 
 def _module(body: str, args: str, layouts: str = "", nw: int = 4, target: str = "cuda:90") -> str:
@@ -600,6 +614,15 @@ def test_small_tensor_caps_at_elements_per_thread():
     assert _ours(text) == [("tt.load", BlockedEncoding((1,), (32,), (4,), (0,)))]
     text1 = text.replace('"ttg.num-warps" = 4', '"ttg.num-warps" = 1').replace("warpsPerCTA = [4]", "warpsPerCTA = [1]")
     assert _ours(text1) == [("tt.load", BlockedEncoding((2,), (32,), (1,), (0,)))]
+
+
+def test_divisibility_of_two_to_the_32_wraps_to_one():
+    """Triton keeps the divisibility in a 32-bit ``unsigned`` when it sizes the access:
+    2**32 bytes reads as 0, i.e. one element per thread, while 2**30 allows 16 bytes."""
+    attrs = MODULE_ATTRS.format(nw=1, target="cuda:90")
+    text = HUGE_DIVISIBILITY.replace("module {", f"#b = {BLOCKED_1D_W1}\nmodule attributes {attrs} {{")
+    text = text.replace("x!tt.ptr<f32>>", "x!tt.ptr<f32>, #b>")
+    assert [enc.size_per_thread for _, enc in _ours(text)] == [(1,), (4,)]
 
 
 def test_pass_is_registered_and_optionless():
