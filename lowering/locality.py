@@ -1,19 +1,10 @@
-"""Locality of a conversion: which hardware dims its data must cross.
+"""Locality checks the planner needs before it plans a conversion.
 
-Let ``A`` (source) and ``B`` (destination) be distributed layouts of one tensor,
-maps from hardware bits (register, lane, warp, block) to tensor bits. For a set
-D of outer hardware dims, the conversion is *trivial over D* when every element
-B places at a hardware position is already held by A at a position with the
-same D coordinates. With S = span of A's columns for the dims not in D, that is
-the linear condition
-
-* every column of B for a dim not in D lies in S, and
-* for each basis i of a dim in D, ``B(i) ⊕ A(i) ∈ S``,
-
-which broadcast bases (zero or dependent columns, on either side) satisfy or
-not on their own merits — nothing needs stripping first (``ltc.locality``). Trivial
-over {lane, warp, block}: thread-local; over {warp, block}: warp-local; over
-{block}: CTA-local.
+``trivial_over`` (the linear condition for "every element the destination puts at a
+hardware position is already held with the same outer coordinates") lives in the core,
+``ltc.locality``, where the layout passes use it too. Trivial over {lane, warp, block}:
+thread-local; over {warp, block}: warp-local; over {block}: CTA-local.
+``check_convertible`` refuses pairs that are not two layouts of one tensor.
 """
 
 from __future__ import annotations
