@@ -55,7 +55,10 @@ def run_pipeline(module: ModuleOp, spec: str, verify: bool = True) -> ModuleOp:
             pipeline = PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
         except Exception as e:  # xDSL reports unknown passes and bad options this way
             raise PipelineError(f"bad pipeline {spec!r}: {e}") from None
-        pipeline.apply(triton_context(), module)
+        try:
+            pipeline.apply(triton_context(), module)
+        except Exception as e:  # a pass refused the input (xDSL's PassFailedException, ValueError, ...)
+            raise PipelineError(f"a pass failed: {type(e).__name__}: {e}") from None
     if verify:
         try:
             verify_module(module)

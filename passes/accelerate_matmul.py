@@ -12,24 +12,29 @@ of the module first, as Triton's greedy driver visits them):
 * **instrShape**: v2 ``[.., 16, 8]`` (``[.., 8, 8]`` for f64); v3 ``[16, n, 256 / bits]``
   with ``n`` the largest valid width dividing N and at most ``max(N / nWarps, 8)``,
   ``nWarps = max(num_warps / max(M / 16, 1), 1)``.
-* **warpsPerCTA**: v2 copies the warps of a related dot that already has an MMA layout
-  (related = connected through def-use edges in the dot's region, ``tt.trans`` cut),
-  else ``[nw, 1]`` (``[1, nw]`` when N > M) if any related dot exists, else doubles the
-  side with more 16x8 repetitions (ties to M); a batched (rank-3) dot gives
-  ``min(nw, batch)`` warps to the batch and balances the rest. v3: ``[nw, 1]`` if a dot is in the
-  result's forward slice, else from ``[4, 1]`` double M while ``M > 16 * wM``, then N.
-* **Operands**. v2: ``ttg.convert_layout`` to ``#ttg.dot_op<{opIdx, parent, kWidth}>``
+* **warpsPerCTA**, v2: the warps of a related dot that already has an MMA layout
+  (related = connected through def-use edges in the dot's region, ``tt.trans`` cut);
+  else ``[nw, 1]`` (``[1, nw]`` when N > M) if any related dot exists; else the side
+  with more 16x8 repetitions is doubled until ``nw`` (ties to M). A batched (rank-3)
+  dot gives ``min(nw, batch)`` warps to the batch and balances the rest. v3: ``[nw, 1]``
+  if a dot is in the result's forward slice, else from ``[4, 1]`` double M while
+  ``M > 16 * wM``, then N.
+* **Operands**, v2: ``ttg.convert_layout`` to ``#ttg.dot_op<{opIdx, parent, kWidth}>``
   with ``kWidth = max(32 / bits, 1)``, ``bits`` the narrowest width loaded in either
   operand's backward slice (through elementwise ops, views, broadcasts, conversions;
   halved when a ``tt.join`` is met). v3 (``ttng.warp_group_dot``): B always, and A when
   it comes from a load or a block argument, go to shared memory through
-  ``ttg.local_alloc`` into ``#ttg.nvmma_shared`` (order from the source's register
-  layout; for types other than f16/bf16 K-major); otherwise A is converted to a
+  ``ttg.local_alloc`` into ``#ttg.nvmma_shared`` (order from the source's registers and
+  lanes; K-major for types other than f16/bf16); otherwise A is converted to a
   ``dot_op`` with ``kWidth = 32 / bits(A)``. The accumulator is converted to the MMA
-  layout and the result back to the dot's old layout.
+  layout and the result back to the dot's old layout; ops left dead are erased.
 * Afterwards fp8 operands of an MMA v2 dot are promoted to f16 (``tt.fp_to_fp``) unless
-  ``cc == 89``, and operands of an FMA dot whose element type differs from the result's
-  are promoted to the result's type.
+  the target has fp8 MMA v2 (cc 89, 120), and operands of an FMA dot whose element type
+  differs from the result's are promoted to it (``arith.extf``; integers fail, as in
+  Triton).
+
+Triton runs this as a greedy pattern rewrite, which also folds, erases dead ops and
+hoists constants everywhere in the module; run ``canonicalize`` for that here.
 """
 
 from __future__ import annotations
@@ -327,7 +332,7 @@ def _warps_v2(dot: DotOp, shape: Sequence[int], num_warps: int) -> tuple[int, ..
     return _balanced_warps(shape, num_warps)
 
 
-def _warps_v3(dot: DotOp, shape: Sequence[int], num_warps: int, instr: Sequence[int]) -> tuple[int, ...]:
+def _warps_v3(dot: DotOp, shape: Sequence[int], num_warps: int) -> tuple[int, ...]:
     if _forward_slice_has_dot(dot.d):
         return (num_warps, 1)  # chained dots (attention): keep rows in one warp group
     warps = [4, 1]
@@ -550,8 +555,8 @@ def _rewrite_dot(dot: DotOp, config: ModuleConfig) -> bool:
         return False
     shape = _shape_per_cta(old_type)
     instr = instr_shape(version, shape, _elem(dot.a), num_warps)
-    warps = _warps_v2(dot, shape, num_warps) if version == 2 else _warps_v3(dot, shape, num_warps, instr)
-    mma = NvidiaMmaEncoding(version, 1 if cc == 75 else 0, tuple(warps), tuple(instr), _cga(old_enc))
+    warps = _warps_v2(dot, shape, num_warps) if version == 2 else _warps_v3(dot, shape, num_warps)
+    mma = NvidiaMmaEncoding(version, 0, tuple(warps), tuple(instr), _cga(old_enc))  # minor 1 was Turing
     new_type = with_layout(old_type, mma)
     acc = _convert(dot.c, mma, dot)
     old_operands = [dot.a, dot.b, dot.c]

@@ -1,14 +1,19 @@
 """``tritongpu-reduce-data-duplication``: route conversions to ``#ttg.dot_op`` through
 shared memory, as Triton 3.9.
 
-A ``ttg.convert_layout`` from a distributed layout to a ``#ttg.dot_op`` whose data must
-cross warps (it is neither a register permutation nor a warp shuffle; see
-``cvt_needs_shared_memory``) becomes
+A ``ttg.convert_layout`` from a distributed layout to a ``#ttg.dot_op`` (MMA v2/v3 or
+blocked parent; AMD parents are left alone) that Triton would not do in registers
+becomes
 
     %m = ttg.local_alloc %src : (tensor<..., #src>) -> !ttg.memdesc<..., #shared, #smem>
     %r = ttg.local_load %m : !ttg.memdesc<..., #shared, #smem> -> tensor<..., #dot_op>
 
-so each element is stored once and every thread that needs a copy loads it (a
+In registers means (``cvt_needs_shared_memory``): a register permutation, or a
+conversion within each warp (a warp may pick source lanes by its id when the source is
+replicated across warps) needing at most one register<->lane transposition, i.e. one
+round of shuffles.
+
+Each element is then stored once and every thread that needs a copy loads it (a
 ``dot_op`` layout duplicates operand elements across the warps of the other MMA
 dimension). ``#shared`` is Triton's ``SwizzledSharedEncodingAttr::get`` for a dot
 operand, with the order the source's registers and lanes suggest
@@ -39,7 +44,7 @@ from ltc.encodings import CGALayout, SharedEncoding
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.encodings.shared import SwizzledSharedEncoding, shape_per_cta
-from ltc.linear_layout import LinearLayout
+from ltc.linear_layout import LayoutError, LinearLayout
 from ltc.locality import trivial_over
 from ltc.passes.accelerate_matmul import order_for_memory
 from ltc.passes.layout_ir import encoding_of_type, linear_layout_of, tensor_shape
@@ -113,32 +118,22 @@ def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int:
     for (sk, si), (dk, di) in zip(src_free, dst_free):
         p[dims[sk]][si][dk] = 1 << di
 
+    # Walk the cycles of P; each step from a lane bit back to a register bit closes one
+    # run of lane bits, i.e. one transposition.
     sizes = {"register": n_reg, "lane": n_lane}
     visited: set[tuple[str, int]] = set()
     count = 0
     for d in dims:
         for i in range(sizes[d]):
-            if (d, i) in visited:
-                continue
             cur = (d, i)
-            reg_start = reg_end = -1
-            for _ in range(n_reg + n_lane):  # a cycle is at most that long
+            while cur not in visited:
                 visited.add(cur)
                 nxt = cur
                 for k, v in enumerate(p[cur[0]][cur[1]]):
                     if v:
                         nxt = (dims[k], v.bit_length() - 1)
-                if cur[0] == "register" and nxt[0] == "lane":
-                    reg_start = cur[1]
-                elif cur[0] == "lane" and nxt[0] == "register":
-                    reg_end = nxt[1]
-                if reg_end >= 0:
-                    count += 1
-                    reg_start = reg_end = -1
+                count += cur[0] == "lane" and nxt[0] == "register"
                 cur = nxt
-                if cur == (d, i):
-                    break
-            del reg_start
     return count
 
 
@@ -185,7 +180,10 @@ def cvt_needs_shared_memory(src: LinearLayout, dst: LinearLayout) -> bool:
         if local is None:
             return True
         src, dst = local
-    return mixed_transpositions(src, dst) >= 2
+    try:
+        return mixed_transpositions(src, dst) >= 2
+    except LayoutError:  # not a permutation of register and lane bits
+        return True
 
 
 def swizzled_shared_for_dot_operand(

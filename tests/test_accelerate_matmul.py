@@ -99,7 +99,8 @@ def load_dot_kernel(
         a = "%aa"
     body.append(f"%z = arith.constant dense<{zero}> : tensor<{m}x{n}x{acc}>")
     body.append(
-        f"%d = tt.dot {a}, %bv, %z{prec}{extra} : tensor<{m}x{k}x{elt}> * tensor<{k}x{n}x{elt}> -> tensor<{m}x{n}x{acc}>"
+        f"%d = tt.dot {a}, %bv, %z{prec}{extra} : tensor<{m}x{k}x{elt}> * tensor<{k}x{n}x{elt}> "
+        f"-> tensor<{m}x{n}x{acc}>"
     )
     res, out_n = "%d", n
     if chain_n is not None:
@@ -225,12 +226,12 @@ def _run_triton(text: str, build: Callable[[object, object], None]) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def triton_ttgir(kernel: str, target: str, num_warps: int, after_matmul: bool = False) -> str:
+def triton_ttgir(kernel: str, target: str, num_warps: int, after_matmul: bool = False, num_ctas: int = 1) -> str:
     """The kernel through Triton's convert-to-ttgpu, coalesce, remove-layout-conversions
     (and, with ``after_matmul``, accelerate-matmul and remove-layout-conversions again)."""
 
     def build(pm, passes) -> None:
-        passes.ttir.add_convert_to_ttgpuir(pm, target, num_warps, 32, 1)
+        passes.ttir.add_convert_to_ttgpuir(pm, target, num_warps, 32, num_ctas)
         passes.ttgpuir.add_coalesce(pm)
         passes.ttgpuir.add_remove_layout_conversions(pm)
         if after_matmul:
@@ -310,6 +311,21 @@ def test_accelerate_matmul_matches_triton(triton_ir, kernel: str, target: str, n
     assert _normalized(ours) == _normalized(theirs)
 
 
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:90"])
+@pytest.mark.parametrize("kernel", ["example_matmul", "chain_square"])
+def test_two_ctas_match_triton(triton_ir, kernel: str, target: str) -> None:
+    """With a 2-CTA cluster the layouts carry a CGA layout, kept by both passes."""
+    ttgir = triton_ttgir(kernel, target, 4, num_ctas=2)
+    assert "CGALayout" in ttgir
+    ours, theirs = _ltc(ttgir, AM), triton_pass(ttgir, AM)
+    assert dot_summary(ours) == dot_summary(theirs)
+    assert _normalized(ours) == _normalized(theirs)
+    ttgir = triton_ttgir(kernel, target, 4, after_matmul=True, num_ctas=2)
+    ours, theirs = _ltc(ttgir, RDD), triton_pass(ttgir, RDD)
+    assert _allocs(ours) == _allocs(theirs)
+    assert _normalized(ours) == _normalized(theirs)
+
+
 def test_cases_cover_every_path(triton_ir) -> None:
     """The differential cases reach each outcome: wgmma with shared A, wgmma with A in
     registers, MMA v2 with kWidth 1/2/4, v2 fallback on sm_90, FMA, promotions."""
@@ -343,7 +359,8 @@ def test_fma_integer_dot_fails_like_triton(triton_ir) -> None:
 
 RDD_KERNELS = ("f16_128x128x64", "f32_tf32", "f8e5m2_split64", "i8_transb", "f64", "chain_square", "args_batched")
 RDD_CASES = [(k, t, 4) for k in RDD_KERNELS for t in ("cuda:80", "cuda:90")]
-RDD_CASES += [(k, t, 8) for k in ("example_matmul", "example_attention_fwd", "example_tma_matmul") for t in ("cuda:80", "cuda:90")]
+RDD_EXAMPLES = ("example_matmul", "example_attention_fwd", "example_tma_matmul")
+RDD_CASES += [(k, t, 8) for k in RDD_EXAMPLES for t in ("cuda:80", "cuda:90")]
 
 
 def _allocs(text: str) -> list[str]:
@@ -561,16 +578,25 @@ def _ll(enc: str, shape: tuple[int, int]) -> LinearLayout:
 
 
 def test_mixed_transpositions() -> None:
+    """Counted as Triton's warp-shuffle decomposition counts them: one per run of lane
+    bits inside a cycle of the bit permutation that also moves register bits."""
     base = {"register": [[0, 1], [0, 2]], "lane": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "warp": [], "block": []}
     src = LinearLayout.from_bases(base, ["dim0", "dim1"])
+
+    def count(register: list[list[int]], lane: list[list[int]]) -> int:
+        dst = LinearLayout.from_bases(dict(base, register=register, lane=lane), ["dim0", "dim1"])
+        return mixed_transpositions(src, dst)
+
     assert mixed_transpositions(src, src) == 0
-    one = dict(base, register=[[1, 0], [0, 2]], lane=[[0, 1], [2, 0], [4, 0], [8, 0], [16, 0]])
-    assert mixed_transpositions(src, LinearLayout.from_bases(one, ["dim0", "dim1"])) == 1
-    two = dict(base, register=[[1, 0], [2, 0]], lane=[[0, 1], [0, 2], [4, 0], [8, 0], [16, 0]])
-    # a register<->lane cycle (r0 l0)(r1 l1) in one run counts once; two separate runs twice
-    assert mixed_transpositions(src, LinearLayout.from_bases(two, ["dim0", "dim1"])) in (1, 2)
-    apart = dict(base, register=[[1, 0], [4, 0]], lane=[[0, 1], [2, 0], [0, 2], [8, 0], [16, 0]])
-    assert mixed_transpositions(src, LinearLayout.from_bases(apart, ["dim0", "dim1"])) == 2
+    # lanes permuted among themselves only
+    assert count([[0, 1], [0, 2]], [[2, 0], [1, 0], [4, 0], [8, 0], [16, 0]]) == 0
+    # (r0 l0)
+    assert count([[1, 0], [0, 2]], [[0, 1], [2, 0], [4, 0], [8, 0], [16, 0]]) == 1
+    # r0 -> l0 -> l1 -> r0: one run of two lane bits
+    assert count([[2, 0], [0, 2]], [[0, 1], [1, 0], [4, 0], [8, 0], [16, 0]]) == 1
+    # (r0 l0)(r1 l1) and (r0 l0)(r1 l2): two
+    assert count([[1, 0], [2, 0]], [[0, 1], [0, 2], [4, 0], [8, 0], [16, 0]]) == 2
+    assert count([[1, 0], [4, 0]], [[0, 1], [2, 0], [0, 2], [8, 0], [16, 0]]) == 2
 
 
 def test_cvt_needs_shared_memory() -> None:
