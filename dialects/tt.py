@@ -458,7 +458,7 @@ def _int_width(attr: Attribute) -> int | None:
     return elem.width.data if isinstance(elem, IntegerType) else None
 
 
-def _bit_width(attr: Attribute) -> int | None:
+def element_bit_width(attr: Attribute) -> int | None:
     """Bit width of the element type (pointers count as 64 bits)."""
     elem = element_type_of(attr)
     if isinstance(elem, PtrType):
@@ -757,7 +757,7 @@ class BitcastOp(_CastOp):
     name = "tt.bitcast"
 
     def verify_elements(self, src: Attribute, result: Attribute) -> None:
-        src_bits, dst_bits = _bit_width(src), _bit_width(result)
+        src_bits, dst_bits = element_bit_width(src), element_bit_width(result)
         if src_bits is None or dst_bits is None:
             raise VerifyException("'tt.bitcast' op operand and result must be integers, floats or pointers")
         if src_bits != dst_bits:
@@ -793,7 +793,7 @@ class FpToFpOp(IRDLOperation):
         src, dst = element_type_of(self.src.type), element_type_of(self.result.type)
         if not is_float_type(src) or not is_float_type(dst):
             raise VerifyException("'tt.fp_to_fp' op operand and result must be floating-point types")
-        src_bits, dst_bits = _bit_width(src), _bit_width(dst)
+        src_bits, dst_bits = element_bit_width(src), element_bit_width(dst)
         assert src_bits is not None and dst_bits is not None
         if dst_bits < src_bits and self.rounding is None:
             raise VerifyException("'tt.fp_to_fp' op Rounding mode is required for FP downcast")

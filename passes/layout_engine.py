@@ -312,14 +312,9 @@ class LayoutEngine:
     def resolve(self) -> dict[SSAValue, Encoding]:
         choice: dict[SSAValue, Encoding] = {}
         for v in walk_values(self.body):
-            if v in self.fixed:
-                if self.log is not None and v in self.cands:
-                    pass
-                continue
             cands = self.cands.get(v)
-            if not cands:
+            if v in self.fixed or not cands:
                 continue
-            loop = _loop_parent(v) if isinstance(v, BlockArgument) else None
             if isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
                 arg = v.op.body.block.args[1 + v.index]
                 if arg in choice:
@@ -343,7 +338,6 @@ class LayoutEngine:
             listing = ", ".join(f"{_short(c)}: {s:g}" for c, s in zip(cands, scores))
             self._note(v, cands[best], f"conflict resolved by cost {{{listing}}}; "
                        + self.why.get((v, cands[best]), ""))
-            del loop
         return choice
 
     def _note(self, v: SSAValue, enc: Encoding, why: str) -> None:

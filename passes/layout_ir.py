@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.dialects.ttg_attrs import LayoutAttr, layout_attr
+from ltc.dialects.verifier import NUM_CTAS, NUM_WARPS, THREADS_PER_WARP, layout_context
 from ltc.encodings import Encoding, to_linear_layout
 from ltc.linear_layout import LinearLayout
 
@@ -40,9 +41,6 @@ __all__ = [
     "with_layout",
 ]
 
-NUM_WARPS = "ttg.num-warps"
-THREADS_PER_WARP = "ttg.threads-per-warp"
-NUM_CTAS = "ttg.num-ctas"
 TARGET = "ttg.target"
 
 
@@ -102,11 +100,6 @@ def convert_before(value: SSAValue, encoding: Encoding, op: Operation) -> SSAVal
     return cvt.result
 
 
-def _int_attr(op: Operation, name: str) -> int | None:
-    attr = op.attributes.get(name)
-    return attr.value.data if isinstance(attr, IntegerAttr) else None
-
-
 @dataclass(frozen=True)
 class ModuleConfig:
     """The hardware a module is laid out for (from its ``ttg.*`` attributes)."""
@@ -123,23 +116,14 @@ class ModuleConfig:
     @staticmethod
     def of(op: Operation) -> ModuleConfig:
         """The nearest ``ttg.*`` attributes on ``op`` or its ancestors (defaults otherwise)."""
-        found: dict[str, object] = {}
+        hw = layout_context(op)
+        cap = 90
         cur: Operation | None = op
         while cur is not None:
-            for key in (NUM_WARPS, THREADS_PER_WARP, NUM_CTAS):
-                if key not in found and (v := _int_attr(cur, key)) is not None:
-                    found[key] = v
             t = cur.attributes.get(TARGET)
-            if TARGET not in found and isinstance(t, StringAttr):
-                found[TARGET] = t.data
+            if isinstance(t, StringAttr):
+                if t.data.startswith("cuda:") and t.data[5:].isdigit():
+                    cap = int(t.data[5:])
+                break
             cur = cur.parent_op()
-        cap = 90
-        target = found.get(TARGET)
-        if isinstance(target, str) and target.startswith("cuda:") and target[5:].isdigit():
-            cap = int(target[5:])
-        return ModuleConfig(
-            int(found.get(NUM_WARPS, 4)),  # type: ignore[arg-type]
-            int(found.get(THREADS_PER_WARP, 32)),  # type: ignore[arg-type]
-            int(found.get(NUM_CTAS, 1)),  # type: ignore[arg-type]
-            cap,
-        )
+        return ModuleConfig(hw.num_warps if hw.num_warps is not None else 4, hw.threads_per_warp, hw.num_ctas, cap)

@@ -32,6 +32,8 @@ from enum import Enum
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
+from ltc.dialects.tt import element_bit_width
+from ltc.dialects.verifier import layout_context
 from ltc.encodings import Encoding
 from ltc.encodings.shape_rules import (
     expand_dims_encoding,
@@ -43,7 +45,7 @@ from ltc.encodings.shape_rules import (
 )
 from ltc.encodings.slice import SliceEncoding
 from ltc.encodings.blocked import BlockedEncoding
-from ltc.passes.layout_ir import ModuleConfig, encoding_of_type, tensor_shape
+from ltc.passes.layout_ir import encoding_of_type, tensor_shape
 
 __all__ = [
     "OpKind",
@@ -115,14 +117,7 @@ def tensor_results(op: Operation) -> list[SSAValue]:
 
 def element_bytes(t: TensorType) -> int:
     """Bytes of one element (pointers count 8, i1 counts 1)."""
-    from ltc.dialects.tt import PtrType
-
-    elem = t.element_type
-    if isinstance(elem, PtrType):
-        return 8
-    width = getattr(elem, "width", None) or getattr(elem, "bitwidth", None)
-    bits = width.data if hasattr(width, "data") else width
-    return max(1, (bits or 32) // 8)
+    return max(1, (element_bit_width(t) or 32) // 8)
 
 
 def tensor_bytes(t: TensorType) -> int:
@@ -134,9 +129,9 @@ def is_expensive_memory_op(op: Operation) -> bool:
     tensors = tensor_operands(op)
     if not tensors:
         return False
-    cfg = ModuleConfig.of(op)
+    hw = layout_context(op)
     numel = math.prod(tensor_shape(tensors[0].type))
-    return numel > 1 and numel >= cfg.num_warps * cfg.threads_per_warp
+    return numel > 1 and numel >= (hw.num_warps or 4) * hw.threads_per_warp
 
 
 def _is_elementwise(op: Operation) -> bool:
