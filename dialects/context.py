@@ -1,7 +1,7 @@
 """The xDSL context that reads and writes Triton's IR: every dialect ltc knows.
 
 ``triton_context()`` registers, lazily, xDSL's ``builtin``, ``math``, ``scf``, ``cf``,
-``func`` and ``llvm``, ltc's tensor-aware ``arith`` and ``gpu`` (with ``gpu.barrier``'s
+``func`` and ``llvm`` (with ltc's missing casts, ``ltc.dialects.llvm_ext``), ltc's tensor-aware ``arith`` and ``gpu`` (with ``gpu.barrier``'s
 custom syntax) in place of xDSL's, and
 the Triton dialects ``tt``, ``ttg`` and ``ttng``.
 """
@@ -51,7 +51,7 @@ def _gpu() -> Dialect:
 
 
 def _llvm() -> Dialect:
-    from xdsl.dialects.llvm import LLVM
+    from ltc.dialects.llvm_ext import LLVM
 
     return LLVM
 

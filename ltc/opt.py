@@ -60,12 +60,18 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def _help_epilog() -> str:
-    from ltc.passes.registry import PASS_REGISTRY
+    from ltc.pipeline import all_passes
 
-    width = max(len(n) for n in PASS_REGISTRY) + 2
+    passes = all_passes()
+    width = max(len(n) for n in passes) + 2
     lines = ["passes (run in command-line order; options as --NAME='k=v k2=v2' or -p 'NAME{k=v}'):"]
-    lines += [f"  --{name:<{width}}{desc}" for name, (_, desc) in PASS_REGISTRY.items()]
+    lines += [f"  --{name:<{width}}{desc}" for name, (_, desc) in passes.items()]
     lines += [
+        "",
+        "code generation: --emit llvm|ptx lowers the result to LLVM IR or PTX for --target;",
+        "TTIR input (no ttg.num-warps) is laid out first (convert-triton-to-tritongpu with",
+        "--num-warps, then ltc-assign-layouts), TTGIR is lowered as it is:",
+        "  ltc-opt kernel.ttgir --emit ptx --target sm_90 -o kernel.ptx",
         "",
         "Triton's single-dash spellings (-split-input-file, -canonicalize, -mlir-print-debuginfo,",
         "-pass-pipeline='builtin.module(a,b)') are accepted as well.",
@@ -97,6 +103,12 @@ def _argument_parser() -> argparse.ArgumentParser:
     p.add_argument("--print-op-generic", action="store_true", help="print every op in generic form")
     p.add_argument("--verify-each", action="store_true", help="verify the module after every pass")
     p.add_argument("--disable-verify", action="store_true", help="skip verification after the passes")
+    p.add_argument("--emit", choices=("mlir", "llvm", "ptx"), default="mlir",
+                   help="what to print: the IR (default), or the kernel lowered to LLVM IR / PTX")
+    p.add_argument("--target", choices=("sm_80", "sm_90"), default="sm_90",
+                   help="GPU for --emit llvm|ptx and convert-tritongpu-to-llvm (default sm_90)")
+    p.add_argument("--num-warps", type=int, default=4, metavar="N",
+                   help="warps per CTA when TTIR input is laid out for --emit (default 4)")
     p.add_argument(
         "--debug-layouts",
         action="store_true",
@@ -112,7 +124,9 @@ def _normalise_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     Single-dash long options become double-dash; ``--NAME[=OPTS]`` for a registered
     pass becomes the spec ``NAME{OPTS}``; ``-p`` values are kept in order with them.
     """
-    from ltc.passes.registry import PASS_REGISTRY
+    from ltc.pipeline import all_passes
+
+    PASS_REGISTRY = all_passes()  # noqa: N806 - the registry, under its usual name
 
     out: list[str] = []
     specs: list[str] = []
@@ -166,6 +180,9 @@ class Options:
     verify_each: bool
     disable_verify: bool
     pipeline: PassPipeline | None
+    emit: str = "mlir"
+    target: str = "sm_90"
+    num_warps: int = 4
 
 
 def _read_input(path: str, stdin: IO[str]) -> SourceFile:
@@ -228,9 +245,29 @@ def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Optio
             ) from None
         if not opts.disable_verify and not opts.verify_each:
             verify("pipeline")
+    if opts.emit != "mlir":
+        return _emit(parsed.module, opts, source, op_offset, chunk_offset)
     out = io.StringIO()
     print_module(parsed.module, out, debuginfo=opts.print_debuginfo, generic=opts.print_op_generic)
     return out.getvalue()
+
+
+def _emit(module: object, opts: Options, source: SourceFile, op_offset: object, chunk_offset: int) -> str:
+    """The chunk lowered (laid out first if it is TTIR) and printed as LLVM IR or PTX."""
+    from ltc.lowering.to_llvm import LoweringError, lower_module
+    from ltc.pipeline import PipelineError, emit_text, layout_pipeline, run_pipeline
+
+    try:
+        if "ttg.num-warps" not in module.attributes:  # type: ignore[attr-defined]
+            run_pipeline(module, layout_pipeline(opts.target, opts.num_warps))  # type: ignore[arg-type]
+        if not any(op.name == "llvm.func" for op in module.body.block.ops):  # type: ignore[attr-defined]
+            lower_module(module, opts.target)  # type: ignore[arg-type]
+        return emit_text(module, opts.emit, opts.target)  # type: ignore[arg-type]
+    except LoweringError as e:
+        offset = op_offset(e.op) if e.op is not None else chunk_offset  # type: ignore[operator]
+        raise InputError(source.diagnostic(offset, e.message)) from None
+    except PipelineError as e:
+        raise InputError(source.diagnostic(chunk_offset, _one_line(str(e)))) from None
 
 
 class _UsageError(Exception):
@@ -244,7 +281,8 @@ def _parse_pipeline(spec: str) -> PassPipeline | None:
         return None
     from xdsl.passes import PassPipeline
 
-    from ltc.passes.registry import normalize_pipeline_spec, pass_factories
+    from ltc.passes.registry import normalize_pipeline_spec
+    from ltc.pipeline import pass_factories
 
     try:
         return PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
@@ -285,6 +323,9 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
         verify_each=args.verify_each,
         disable_verify=args.disable_verify,
         pipeline=pipeline,
+        emit=args.emit,
+        target=args.target,
+        num_warps=args.num_warps,
     )
     try:
         source = _read_input(args.input, stdin)

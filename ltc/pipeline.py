@@ -15,7 +15,25 @@ import io
 
 from xdsl.dialects.builtin import ModuleOp
 
-__all__ = ["PipelineError", "compile", "module_text", "parse_module", "run_pipeline"]
+__all__ = [
+    "EMIT_KINDS",
+    "PipelineError",
+    "TARGETS",
+    "all_passes",
+    "compile",
+    "compile_kernel",
+    "emit_text",
+    "layout_pipeline",
+    "lower_to_llvm",
+    "module_text",
+    "parse_module",
+    "run_pipeline",
+]
+
+TARGETS = ("sm_80", "sm_90")
+"""The GPU targets code generation supports."""
+EMIT_KINDS = ("mlir", "llvm", "ptx")
+"""What ``ltc-opt --emit`` prints: the (lowered) IR, LLVM IR text, or PTX text."""
 
 
 class PipelineError(Exception):
@@ -48,7 +66,7 @@ def run_pipeline(module: ModuleOp, spec: str, verify: bool = True) -> ModuleOp:
 
     from ltc.dialects.context import triton_context
     from ltc.dialects.verifier import OpVerifyError, verify_module
-    from ltc.passes.registry import normalize_pipeline_spec, pass_factories
+    from ltc.passes.registry import normalize_pipeline_spec
 
     if spec.strip():
         try:
@@ -79,3 +97,79 @@ def module_text(module: ModuleOp, debuginfo: bool = False) -> str:
 def compile(text: str, pipeline: str, name: str = "<input>") -> str:  # noqa: A001 - the API name
     """Parse ``text``, run ``pipeline``, return the printed result."""
     return module_text(run_pipeline(parse_module(text, name), pipeline))
+
+
+def all_passes() -> dict:
+    """Every pass ``ltc-opt`` knows: the layout passes, then the lowering passes
+    (name -> (factory, one-line description))."""
+    from ltc.lowering.registry import LOWERING_PASSES
+    from ltc.passes.registry import PASS_REGISTRY
+
+    return {**PASS_REGISTRY, **LOWERING_PASSES}
+
+
+def pass_factories() -> dict:
+    """``{name: factory}`` of :func:`all_passes`, as ``PassPipeline.parse_spec`` takes it."""
+    return {name: factory for name, (factory, _) in all_passes().items()}
+
+
+def layout_pipeline(target: str = "sm_90", num_warps: int = 4) -> str:
+    """The pipeline that lays out TTIR for ``target``: Triton's defaults, then ltc's
+    layout assignment."""
+    cap = target.removeprefix("sm_")
+    return f"convert-triton-to-tritongpu{{num-warps={num_warps} target=cuda:{cap}}},ltc-assign-layouts"
+
+
+def _is_laid_out(module: ModuleOp) -> bool:
+    return "ttg.num-warps" in module.attributes
+
+
+def _is_lowered(module: ModuleOp) -> bool:
+    return any(op.name == "llvm.func" for op in module.body.block.ops)
+
+
+def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -> ModuleOp:
+    """``module`` (TTIR, TTGIR or already lowered) lowered in place to per-thread LLVM-dialect
+    IR: TTIR runs :func:`layout_pipeline` first. Raises ``PipelineError``."""
+    if target not in TARGETS:
+        raise PipelineError(f"unknown target '{target}' (expected one of {', '.join(TARGETS)})")
+    if _is_lowered(module):
+        return module
+    if not _is_laid_out(module):
+        run_pipeline(module, layout_pipeline(target, num_warps))
+    from ltc.lowering.to_llvm import LoweringError, lower_module
+
+    try:
+        lower_module(module, target)
+    except LoweringError as e:
+        raise PipelineError(e.message) from None
+    return module
+
+
+def emit_text(module: ModuleOp, emit: str, target: str = "sm_90") -> str:
+    """A lowered module as ``emit`` text: ``llvm`` (LLVM IR) or ``ptx``."""
+    from ltc.lowering.emit_common import EmitError
+
+    try:
+        if emit == "llvm":
+            from ltc.lowering.emit_llvm import emit_llvm_ir
+
+            return emit_llvm_ir(module)
+        if emit == "ptx":
+            from ltc.lowering.emit_ptx import emit_ptx
+
+            return emit_ptx(module, target)
+    except EmitError as e:
+        raise PipelineError(str(e)) from None
+    raise PipelineError(f"unknown emit kind '{emit}' (expected llvm or ptx)")
+
+
+def compile_kernel(
+    text: str, *, emit: str = "ptx", target: str = "sm_90", name: str = "<input>", num_warps: int = 4
+) -> str:
+    """TTIR or TTGIR text (one module) → PTX (``emit="ptx"``), LLVM IR (``"llvm"``) or the
+    lowered MLIR (``"mlir"``) for ``target``. TTIR is laid out with ``num_warps`` warps."""
+    module = lower_to_llvm(parse_module(text, name), target, num_warps)
+    if emit == "mlir":
+        return str(module) + "\n"
+    return emit_text(module, emit, target)

@@ -1,0 +1,142 @@
+"""Per-thread values of F2-linear functions of the thread's lane and warp bits.
+
+A layout L maps (register r, lane l, warp w) to a tensor index; dimension d of it is
+
+    L(r, l, w)[d] = L(r)[d] ⊕ (⊕_i l_i · L(lane_i)[d]) ⊕ (⊕_j w_j · L(warp_j)[d]),
+
+a per-register constant XOR a per-thread part that is the same for every register.
+:func:`xor_of_bits` computes such a per-thread part with few instructions: runs of
+consecutive input bits that land on consecutive output bits become one shift-mask-shift,
+and terms whose possible bits do not overlap are combined with ``or``. The register
+constant is then *added* when its bits are disjoint from the part's (so ptxas folds it
+into address immediates), else XORed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.ir import SSAValue
+
+from ltc.linear_layout import LinearLayout
+from ltc.lowering.builder import ThreadBuilder
+
+__all__ = ["ThreadPart", "affine_value", "element_indices", "register_constants", "thread_part", "xor_of_bits"]
+
+
+def xor_of_bits(b: ThreadBuilder, x: SSAValue, columns: Sequence[int]) -> tuple[SSAValue | None, int]:
+    """``⊕_i bit_i(x) · columns[i]`` as i32, and the OR of the bits it can have.
+
+    Returns ``(None, 0)`` when every column is zero.
+    """
+    terms: list[tuple[SSAValue, int]] = []
+    i = 0
+    n = len(columns)
+    while i < n:
+        c = columns[i]
+        if not c:
+            i += 1
+            continue
+        if c & (c - 1) == 0:  # a power of two: extend the run of consecutive bits
+            j = i + 1
+            while j < n and columns[j] == c << (j - i):
+                j += 1
+            length = j - i
+            shift_out = c.bit_length() - 1
+            v = x
+            if i:
+                v = b.binary("lshr", v, b.i32(i))
+            v = b.binary("and", v, b.i32((1 << length) - 1))
+            if shift_out:
+                v = b.binary("shl", v, b.i32(shift_out))
+            terms.append((v, ((1 << length) - 1) << shift_out))
+            i = j
+            continue
+        bit = b.binary("and", x, b.i32(1 << i))
+        v = b.select(b.icmp("ne", bit, b.i32(0)), b.i32(c), b.i32(0))
+        terms.append((v, c))
+        i += 1
+    if not terms:
+        return None, 0
+    acc, bits = terms[0]
+    for v, m in terms[1:]:
+        acc = b.binary("or" if not (bits & m) else "xor", acc, v)
+        bits |= m
+    return acc, bits
+
+
+class ThreadPart:
+    """The per-thread part of each output dim of a layout over (lane, warp)."""
+
+    def __init__(self, values: list[SSAValue | None], bits: list[int]) -> None:
+        self.values = values
+        self.bits = bits
+
+    def with_constant(self, b: ThreadBuilder, d: int, constant: int) -> SSAValue:
+        """Dim ``d`` of the index with register constant ``constant``."""
+        v = self.values[d]
+        if v is None:
+            return b.i32(constant)
+        if not constant:
+            return v
+        return b.binary("add" if not (self.bits[d] & constant) else "xor", v, b.i32(constant))
+
+
+def thread_part(b: ThreadBuilder, layout: LinearLayout, lane: SSAValue, warp: SSAValue) -> ThreadPart:
+    """The (lane, warp) part of every output dim of ``layout``."""
+    values: list[SSAValue | None] = []
+    bits: list[int] = []
+    for d in layout.out_dim_names:
+        acc: SSAValue | None = None
+        mask = 0
+        for dim, x in (("lane", lane), ("warp", warp)):
+            if not layout.has_in_dim(dim):
+                continue
+            cols = [layout.basis(dim, i, d) for i in range(layout.in_dim_size_log2(dim))]
+            v, m = xor_of_bits(b, x, cols)
+            if v is None:
+                continue
+            acc = v if acc is None else b.binary("or" if not (mask & m) else "xor", acc, v)
+            mask |= m
+        values.append(acc)
+        bits.append(mask)
+    return ThreadPart(values, bits)
+
+
+def register_constants(layout: LinearLayout) -> list[tuple[int, ...]]:
+    """``L(register=r, lane=0, warp=0)`` per register ``r``, as a tuple over output dims."""
+    names = layout.out_dim_names
+    out = []
+    for r in range(layout.in_dim_size("register")):
+        v = layout.apply({"register": r, **{d: 0 for d in layout.in_dim_names if d != "register"}})
+        out.append(tuple(v[n] for n in names))
+    return out
+
+
+def element_indices(
+    b: ThreadBuilder, layout: LinearLayout, lane: SSAValue, warp: SSAValue
+) -> list[list[SSAValue]]:
+    """``indices[r][d]``: dim ``d`` of the element the thread holds in register ``r`` (i32)."""
+    part = thread_part(b, layout, lane, warp)
+    out = []
+    for consts in register_constants(layout):
+        out.append([part.with_constant(b, d, c) for d, c in enumerate(consts)])
+    return out
+
+
+
+def affine_value(b: ThreadBuilder, lane_cols: Sequence[int], warp_cols: Sequence[int], constant: int,
+                 lane: SSAValue, warp: SSAValue) -> SSAValue:
+    """``constant ⊕ (⊕ lane_i·lane_cols[i]) ⊕ (⊕ warp_j·warp_cols[j])`` as i32 (a
+    :class:`~ltc.lowering.plan.ThreadAffine`, evaluated per thread)."""
+    acc: SSAValue | None = None
+    bits = 0
+    for x, cols in ((lane, lane_cols), (warp, warp_cols)):
+        v, m = xor_of_bits(b, x, cols)
+        if v is None:
+            continue
+        acc = v if acc is None else b.binary("or" if not (bits & m) else "xor", acc, v)
+        bits |= m
+    if acc is None:
+        return b.i32(constant)
+    return ThreadPart([acc], [bits]).with_constant(b, 0, constant)
