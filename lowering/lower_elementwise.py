@@ -253,26 +253,20 @@ def _mulhiui(b: ThreadBuilder, op: Operation, a: list[SSAValue]) -> SSAValue:
 
 
 def _constant(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
-    value = op.properties.get("value") or op.attributes.get("value")
+    value = op.properties.get("value")
+    if value is None:
+        value = op.attributes.get("value")
     t = op.results[0].type
     st = scalar_type(t)
     if isinstance(value, DenseIntOrFPElementsAttr):
         values = list(value.get_values())
         if len(set(values)) != 1:
             raise LoweringError(op, "non-splat dense constants are not supported by convert-tritongpu-to-llvm")
-        scalar = _scalar_constant(fl.b, st, values[0])
+        scalar = fl.b.const(st, values[0])
         return [fl.splat(op, t, scalar)] if isinstance(t, TensorType) else [scalar]
     if isinstance(value, IntegerAttr | FloatAttr):
-        return [_scalar_constant(fl.b, st, value.value.data)]
+        return [fl.b.const(st, value.value.data)]
     raise LoweringError(op, f"unsupported constant {value}")
-
-
-def _scalar_constant(b: ThreadBuilder, t: Attribute, v: int | float) -> SSAValue:
-    if t == i1:
-        return b.const(t, int(bool(v)))
-    if is_float(t) and isinstance(v, float) and not math.isfinite(v) and isinstance(t, Float16Type):
-        return b.const(t, v)
-    return b.const(t, v)
 
 
 ELEMENTWISE_HANDLERS: dict[str, Handler] = {

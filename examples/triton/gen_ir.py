@@ -1,6 +1,6 @@
 """Regenerate the real Triton 3.9 IR in this folder (no GPU needed).
 
-Usage: python examples/triton/gen_ir.py
+Usage: python examples/triton/gen_ir.py [NAME ...]   (default: every kernel)
 Compiles the kernels below with triton==3.9.0 for GPUTarget("cuda", 90, 32) on the CPU
 and writes NAME.ttir / NAME.ttgir next to this file, with the absolute path of this
 script stripped from every `loc(...)`.
@@ -136,6 +136,14 @@ def scan_gather_misc(x_ptr, idx_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.trans(tl.reshape(t, [BLOCK // 4, 4])).reshape([BLOCK]))
 
 
+@triton.jit
+def transpose(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=(rm[:, None] < M) & (rn[None, :] < N))
+    tl.store(y_ptr + rn[:, None] * M + rm[None, :], tl.trans(x), mask=(rn[:, None] < N) & (rm[None, :] < M))
+
+
 I32, F32, F16 = "i32", "*fp32", "*fp16"
 KERNELS = [
     ("vector_add", vector_add, {"x_ptr": F32, "y_ptr": F32, "out_ptr": F32, "n": I32},
@@ -159,7 +167,12 @@ KERNELS = [
      {"BM": 128, "BN": 128, "BK": 64}, {"num_warps": 4, "num_stages": 3}),
     ("scan_gather_misc", scan_gather_misc, {"x_ptr": F32, "idx_ptr": "*i32", "out_ptr": F32},
      {"BLOCK": 256}, {}),
+    ("transpose", transpose, {"x_ptr": F16, "y_ptr": F16, "M": I32, "N": I32},
+     {"BM": 64, "BN": 64}, {"num_warps": 4}),
 ]
+ATTRS = {"transpose": {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]],
+                       (2,): [["tt.divisibility", 16]], (3,): [["tt.divisibility", 16]]}}
+"""Argument hints (as Triton's launcher would specialize them) per kernel."""
 
 
 def strip_paths(text: str) -> str:
@@ -167,11 +180,13 @@ def strip_paths(text: str) -> str:
     return re.sub(r'loc\("[^"]*/([^"/]+)"', r'loc("\1"', text)
 
 
-def main() -> None:
+def main(names: list[str]) -> None:
     target = GPUTarget("cuda", 90, 32)
     for name, fn, signature, constexprs, options in KERNELS:
+        if names and name not in names:
+            continue
         sig = dict(signature, **{k: "constexpr" for k in constexprs})
-        src = ASTSource(fn=fn, signature=sig, constexprs=constexprs)
+        src = ASTSource(fn=fn, signature=sig, constexprs=constexprs, attrs=ATTRS.get(name))
         compiled = triton.compile(src, target=target, options=options)
         for stage in ("ttir", "ttgir"):
             path = HERE / f"{name}.{stage}"
@@ -180,4 +195,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])
