@@ -5,6 +5,18 @@ A :class:`ThreadBuilder` appends ops of the lowered-IR contract (see
 arithmetic, compares, casts, the fixed set of intrinsics (special registers, barrier,
 shuffles, min/max, approximate math) and inline PTX. Constants and special-register
 reads are made once per block. Nothing here knows about tensors or layouts.
+
+Two rewrites happen as ops are built, because the PTX path has no optimizer before
+ptxas (Triton relies on LLVM's for the same effect):
+
+* *constant offsets*: every i32/i64 value is known as ``base + constant``; adding a
+  constant, adding two values and multiplying by a constant keep the form, and a
+  ``getelementptr`` by ``base + c`` becomes one shared ``getelementptr`` by ``base``
+  plus a constant byte offset, which ptxas folds into the address of a load or store.
+  Like Triton's lowering (LLVM's ``SeparateConstOffsetFromGEP`` on ``inbounds``
+  GEPs), this assumes tensor offsets do not overflow 32 bits;
+* *repacking*: packing elements that were unpacked, in order, from one word gives
+  that word back instead of rebuilding it with shifts.
 """
 
 from __future__ import annotations
@@ -69,6 +81,10 @@ class ThreadBuilder:
         self.block = block
         self._consts: dict[tuple[int, str, object], SSAValue] = {}
         self._sregs: dict[tuple[int, str], SSAValue] = {}
+        self._const_of: dict[SSAValue, int] = {}
+        self._offset: dict[SSAValue, tuple[SSAValue, int]] = {}
+        self._derived: dict[tuple[object, ...], SSAValue] = {}
+        self._unpacked: dict[SSAValue, tuple[SSAValue, int, int]] = {}
 
     # -- plumbing ----------------------------------------------------------------------
     def add(self, op: Operation) -> Operation:
@@ -96,7 +112,10 @@ class ThreadBuilder:
                 if width > 1 and v >= 1 << (width - 1):
                     v -= 1 << width  # IntegerAttr wants the signed spelling
                 attr = IntegerAttr(v if width > 1 else int(value) & 1, t)
-            self._consts[key] = self.value(llvm.ConstantOp(attr, t))
+            c = self.value(llvm.ConstantOp(attr, t))
+            if not is_float(t):
+                self._const_of[c] = v
+            self._consts[key] = c
         return self._consts[key]
 
     def i32(self, value: int) -> SSAValue:
@@ -113,8 +132,54 @@ class ThreadBuilder:
     # -- arithmetic ----------------------------------------------------------------------
     def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
         """``llvm.<name>`` of two operands of one type (add, mul, xor, fadd, ...)."""
-        cls = _BINARY[name]
-        return self.value(cls(a, b))
+        if name == "add" and a.type in (i32, i64):
+            return self._add(a, b)
+        if name == "mul" and a.type in (i32, i64) and (a in self._const_of or b in self._const_of):
+            return self._mul(a, b)
+        return self.value(_BINARY[name](a, b))
+
+    # -- constant offsets (see the module docstring) ------------------------------------
+    def split_offset(self, v: SSAValue) -> tuple[SSAValue | None, int]:
+        """``v`` as ``(base, constant)``; base None when ``v`` is a constant."""
+        if v in self._const_of:
+            return None, self._const_of[v]
+        return self._offset.get(v, (v, 0))
+
+    def _derive(self, key: tuple[object, ...], make: object) -> SSAValue:
+        full = (id(self.block), *key)
+        if full not in self._derived:
+            self._derived[full] = make()  # type: ignore[operator]
+        return self._derived[full]
+
+    def _offset_value(self, base: SSAValue | None, c: int, t: Attribute) -> SSAValue:
+        """The value ``base + c`` (recorded as such)."""
+        width = bit_width(t)
+        c = ((c + (1 << (width - 1))) % (1 << width)) - (1 << (width - 1))
+        if base is None:
+            return self.const(t, c)
+        if c == 0:
+            return base
+        v = self._derive(("add", base, c), lambda: self.value(llvm.AddOp(base, self.const(t, c))))
+        self._offset[v] = (base, c)
+        return v
+
+    def _add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        (ba, ca), (bb, cb) = self.split_offset(a), self.split_offset(b)
+        if ba is None or bb is None:
+            return self._offset_value(ba if bb is None else bb, ca + cb, a.type)
+        x, y = sorted((ba, bb), key=id)
+        s = self._derive(("add", x, y), lambda: self.value(llvm.AddOp(x, y)))
+        return self._offset_value(s, ca + cb, a.type)
+
+    def _mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        if a in self._const_of:
+            a, b = b, a
+        k = self._const_of[b]
+        base, c = self.split_offset(a)
+        if base is None:
+            return self.const(a.type, c * k)
+        m = self._derive(("mul", base, k), lambda: self.value(llvm.MulOp(base, self.const(a.type, k))))
+        return self._offset_value(m, c * k, a.type)
 
     def add_i(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.binary("add", a, b)
@@ -142,8 +207,17 @@ class ThreadBuilder:
         return self.value(cls(a, t))
 
     def gep(self, base: SSAValue, index: SSAValue, pointee: Attribute) -> SSAValue:
-        """``base + index * sizeof(pointee)`` on a global pointer."""
-        return self.value(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], pointee, ssa_indices=[index], result_type=base.type))
+        """``base + index * sizeof(pointee)`` on a global pointer; a constant part of
+        ``index`` becomes a separate constant step (see the module docstring)."""
+        ibase, c = self.split_offset(index) if index.type in (i32, i64) else (index, 0)
+
+        def step(p: SSAValue, i: SSAValue) -> SSAValue:
+            return self.value(llvm.GEPOp(p, [llvm.GEP_USE_SSA_VAL], pointee, ssa_indices=[i], result_type=base.type))
+
+        p = base if ibase is None else self._derive(("gep", base, ibase, str(pointee)), lambda: step(base, ibase))
+        if c == 0:
+            return p
+        return self._derive(("gep", p, c, str(pointee)), lambda: step(p, self.const(index.type, c)))
 
     # -- intrinsics and inline PTX ---------------------------------------------------------
     def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute | None) -> SSAValue:
@@ -207,6 +281,14 @@ class ThreadBuilder:
         bits = bit_width(values[0].type)
         if bits == word.width.data and len(values) == 1:
             return self.to_bits(values[0])
+        origin = [self._unpacked.get(v) for v in values]
+        if len(values) * bits == word.width.data and all(o is not None for o in origin):
+            w = origin[0][0]  # type: ignore[index]
+            if (
+                w.type == word
+                and all(o == (w, k, len(values)) for k, o in enumerate(origin))  # type: ignore[comparison-overlap]
+            ):
+                return w
         out: SSAValue | None = None
         for k, v in enumerate(values):
             x = self.to_bits(v)
@@ -230,7 +312,9 @@ class ThreadBuilder:
                 x = self.cast("trunc", x, IntegerType(bits))
             if t == i1:
                 x = self.cast("trunc", x, i1)
-            out.append(self.from_bits(x, t))
+            v = self.from_bits(x, t)
+            self._unpacked[v] = (word, k, count)
+            out.append(v)
         return out
 
 

@@ -24,16 +24,16 @@ lanes for 64-bit, four of 8 lanes for 128-bit, one per 8×8 matrix for
 ``ldmatrix``/``stmatrix`` (its 8 row addresses of 16 bytes). A phase costs as
 many wavefronts as the most distinct 4-byte words any one bank serves; its
 lower bound is ``ceil(distinct words / 32)``. Totals sum over phases,
-instructions and warps.
+instructions and warps (the model: ``ltc.lowering.banks``).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from ltc.lowering.banks import matrix_access_wavefronts, plain_access_wavefronts
 from ltc.lowering.plan import (
     Barrier,
     ConversionPlan,
@@ -50,9 +50,6 @@ from ltc.lowering.plan import (
 )
 
 __all__ = ["AccessStats", "SimulationReport", "simulate", "thread_elements"]
-
-NUM_BANKS = 32
-BANK_BYTES = 4
 
 
 @dataclass(frozen=True)
@@ -270,8 +267,7 @@ class _Machine:
             got = self.load(slots, threads, str(ins)).reshape(self.threads, k)
             for i, r in enumerate(regs):
                 self.write(r, got[:, i])
-        phase_lanes = 32 if nbytes <= 4 else 16 if nbytes == 8 else 8
-        self.count_wavefronts(str(ins), addr, nbytes, phase_lanes)
+        self.count_wavefronts(str(ins), addr, nbytes)
 
     def matrix_access(self, ins: MatrixStore | MatrixLoad) -> None:
         bits = self.plan.element_bits
@@ -307,25 +303,12 @@ class _Machine:
             for i, r in enumerate(regs):
                 self.write(r, got[:, i])
         # One phase per matrix: its 8 row addresses, 16 bytes each.
-        wf = lb = 0
-        for w in range(self.warps):
-            for m in range(ins.num):
-                rows = lane_addr[w * self.lanes + 8 * m : w * self.lanes + 8 * m + 8]
-                words = (rows[:, None] // BANK_BYTES + np.arange(16 // BANK_BYTES)[None, :]).ravel()
-                a, b = _phase_cost(words)
-                wf += a
-                lb += b
+        rows = lane_addr.reshape(self.warps, self.lanes)[:, : 8 * ins.num].reshape(-1, 8)
+        wf, lb = matrix_access_wavefronts(rows)
         self.accesses.append(AccessStats(str(ins), wf, lb))
 
-    def count_wavefronts(self, what: str, addr: np.ndarray, nbytes: int, phase_lanes: int) -> None:
-        words_per_access = max(1, nbytes // BANK_BYTES)
-        wf = lb = 0
-        for start in range(0, self.threads, phase_lanes):
-            a = addr[start : start + phase_lanes]
-            words = (a[:, None] // BANK_BYTES + np.arange(words_per_access)[None, :]).ravel()
-            x, y = _phase_cost(words)
-            wf += x
-            lb += y
+    def count_wavefronts(self, what: str, addr: np.ndarray, nbytes: int) -> None:
+        wf, lb = plain_access_wavefronts(addr, nbytes)
         self.accesses.append(AccessStats(what, wf, lb))
 
 
@@ -334,15 +317,6 @@ def _single_owner(slots: np.ndarray, owners: np.ndarray) -> tuple[np.ndarray, np
     pairs = np.unique(np.stack([slots, owners], axis=1), axis=0)
     u, first, count = np.unique(pairs[:, 0], return_index=True, return_counts=True)
     return u, np.where(count == 1, pairs[first, 1], -2)
-
-
-def _phase_cost(words: np.ndarray) -> tuple[int, int]:
-    """(wavefronts, lower bound) of one phase touching these 4-byte words."""
-    distinct = np.unique(words)
-    if distinct.size == 0:
-        return 0, 0
-    per_bank = np.bincount(distinct % NUM_BANKS, minlength=NUM_BANKS)
-    return int(per_bank.max()), math.ceil(distinct.size / NUM_BANKS)
 
 
 def simulate(plan: ConversionPlan) -> SimulationReport:
