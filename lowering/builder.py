@@ -83,6 +83,7 @@ class ThreadBuilder:
         self._sregs: dict[tuple[int, str], SSAValue] = {}
         self._const_of: dict[SSAValue, int] = {}
         self._offset: dict[SSAValue, tuple[SSAValue, int]] = {}
+        self._ptr_offset: dict[SSAValue, tuple[SSAValue, int]] = {}
         self._derived: dict[tuple[object, ...], SSAValue] = {}
         self._unpacked: dict[SSAValue, tuple[SSAValue, int, int]] = {}
 
@@ -207,17 +208,24 @@ class ThreadBuilder:
         return self.value(cls(a, t))
 
     def gep(self, base: SSAValue, index: SSAValue, pointee: Attribute) -> SSAValue:
-        """``base + index * sizeof(pointee)`` on a global pointer; a constant part of
-        ``index`` becomes a separate constant step (see the module docstring)."""
-        ibase, c = self.split_offset(index) if index.type in (i32, i64) else (index, 0)
+        """``base + index * sizeof(pointee)`` on a global pointer. Constant parts of
+        ``base`` and ``index`` are split off into one constant byte step from a shared
+        pointer (see the module docstring)."""
+        ibase, ic = self.split_offset(index) if index.type in (i32, i64) else (index, 0)
+        pbase, pc = self._ptr_offset.get(base, (base, 0))
 
-        def step(p: SSAValue, i: SSAValue) -> SSAValue:
-            return self.value(llvm.GEPOp(p, [llvm.GEP_USE_SSA_VAL], pointee, ssa_indices=[i], result_type=base.type))
+        def step(p: SSAValue, i: SSAValue, t: Attribute) -> SSAValue:
+            return self.value(llvm.GEPOp(p, [llvm.GEP_USE_SSA_VAL], t, ssa_indices=[i], result_type=base.type))
 
-        p = base if ibase is None else self._derive(("gep", base, ibase, str(pointee)), lambda: step(base, ibase))
-        if c == 0:
-            return p
-        return self._derive(("gep", p, c, str(pointee)), lambda: step(p, self.const(index.type, c)))
+        g = pbase
+        if ibase is not None:
+            g = self._derive(("gep", pbase, ibase, str(pointee)), lambda: step(pbase, ibase, pointee))
+        total = pc + ic * (bit_width(pointee) // 8 if pointee != i1 else 1)
+        if total == 0:
+            return g
+        r = self._derive(("gep", g, total), lambda: step(g, self.const(i64, total), IntegerType(8)))
+        self._ptr_offset[r] = (g, total)
+        return r
 
     # -- intrinsics and inline PTX ---------------------------------------------------------
     def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute | None) -> SSAValue:
@@ -289,6 +297,8 @@ class ThreadBuilder:
                 and all(o == (w, k, len(values)) for k, o in enumerate(origin))  # type: ignore[comparison-overlap]
             ):
                 return w
+        if word == i32 and bits in (8, 16) and len(values) * bits == 32 and values[0].type != i1:
+            return self._pack_by_permute(values, bits)
         out: SSAValue | None = None
         for k, v in enumerate(values):
             x = self.to_bits(v)
@@ -300,6 +310,39 @@ class ThreadBuilder:
             out = x if out is None else self.binary("or", out, x)
         assert out is not None
         return out
+
+    def _pack_by_permute(self, values: Sequence[SSAValue], bits: int) -> SSAValue:
+        """A 32-bit word of 8/16-bit elements with byte permutes (``prmt``): elements that
+        were unpacked from words are taken from those words, one ``prmt`` per extra word;
+        two fresh 16-bit values are one ``mov.b32 {lo, hi}``."""
+        step = bits // 8
+        sources: list[tuple[SSAValue, int] | None] = []
+        for v in values:
+            o = self._unpacked.get(v)
+            sources.append((o[0], o[1] * step) if o is not None and o[0].type == i32 else None)
+        if bits == 16 and all(s is None for s in sources):
+            (w,) = self.asm("mov.b32 $0, {$1, $2};", "=r,h,h", [self.to_bits(v) for v in values], [i32])
+            return w
+        targets: list[tuple[SSAValue, int]] = []
+        for v, src in zip(values, sources, strict=True):
+            w, b0 = src if src is not None else (self.cast("zext", self.to_bits(v), i32), 0)
+            targets += [(w, b0 + t) for t in range(step)]
+        words = list(dict.fromkeys(w for w, _ in targets))
+
+        def permute(a: SSAValue, b: SSAValue, nibbles: list[int]) -> SSAValue:
+            sel = sum(n << (4 * i) for i, n in enumerate(nibbles))
+            (r,) = self.asm(f"prmt.b32 $0, $1, $2, {sel:#06x};", "=r,r,r", [a, b], [i32])
+            return r
+
+        first, second = words[0], words[1] if len(words) > 1 else words[0]
+        acc = permute(first, second, [
+            idx if w == first else idx + 4 if w == second else 0 for w, idx in targets
+        ])
+        filled = {i for i, (w, _) in enumerate(targets) if w in (first, second)}
+        for w in words[2:]:
+            acc = permute(acc, w, [idx + 4 if tw == w else i for i, (tw, idx) in enumerate(targets)])
+            filled |= {i for i, (tw, _) in enumerate(targets) if tw == w}
+        return acc
 
     def unpack(self, word: SSAValue, t: Attribute, count: int) -> list[SSAValue]:
         """``count`` elements of type ``t`` (low first) out of an integer ``word``."""

@@ -99,6 +99,7 @@ class FunctionLowering:
     builder: ThreadBuilder
     config: ModuleConfig
     values: dict[SSAValue, Lowered] = field(default_factory=dict)
+    entry: Block | None = None
     axis: AxisInfoAnalysis | None = None
     shared_bytes: int = 0
     shared_used: bool = False
@@ -151,8 +152,9 @@ class FunctionLowering:
 
     def claim_scratch(self, nbytes: int) -> None:
         """Note a scratch use of ``nbytes`` from offset 0; a barrier first if scratch was
-        used before (earlier readers must be done)."""
-        if self.shared_used:
+        used before (earlier readers must be done) or if this use is inside a loop or a
+        branch (the previous iteration's readers, or a use before the region)."""
+        if self.shared_used or self.b.block is not self.entry:
             self.b.barrier()
         self.shared_used = True
         self.shared_bytes = max(self.shared_bytes, nbytes)
@@ -301,7 +303,7 @@ def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysi
         if isinstance(a.type, TensorType):
             raise LoweringError(func, "kernel arguments must be scalars or pointers, not tensors")
     entry = Block(arg_types=arg_types)
-    fl = FunctionLowering(ThreadBuilder(entry), config, axis=axis)
+    fl = FunctionLowering(ThreadBuilder(entry), config, entry=entry, axis=axis)
     for old, new in zip(func.body.block.args, entry.args, strict=True):
         fl.values[old] = new
     fl.lower_block(func.body.block)
