@@ -72,7 +72,7 @@ class _PlanCode:
         self.files[r.file][r.index] = v
 
     def affine(self, f: ThreadAffine) -> SSAValue:
-        return affine_value(self.b, f.lane, f.warp, f.constant, self.fl.lane(), self.fl.warp())
+        return affine_value(self.b, f.lane, f.warp, f.constant, self.fl.tid(), self.fl.lane_bits)
 
     def address(self, f: ThreadAffine) -> SSAValue:
         if self._base is None:

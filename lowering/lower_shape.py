@@ -65,7 +65,7 @@ def _make_range(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> lis
     layout = fl.layout(t, op)
     start = op.properties["start"]
     assert isinstance(start, IntegerAttr)
-    part = thread_part(fl.b, layout, fl.lane(), fl.warp())
+    part = thread_part(fl.b, layout, fl.tid(), fl.lane_bits)
     memo: dict[int, SSAValue] = {}
     regs = []
     for (c,) in register_constants(layout):

@@ -21,7 +21,7 @@ from xdsl.ir import SSAValue
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.builder import ThreadBuilder
 
-__all__ = ["ThreadPart", "affine_value", "element_indices", "register_constants", "thread_part", "xor_of_bits"]
+__all__ = ["ThreadPart", "affine_value", "register_constants", "thread_columns", "thread_part", "xor_of_bits"]
 
 
 def xor_of_bits(b: ThreadBuilder, x: SSAValue, columns: Sequence[int]) -> tuple[SSAValue | None, int]:
@@ -82,24 +82,25 @@ class ThreadPart:
         return b.binary("add" if not (self.bits[d] & constant) else "xor", v, b.i32(constant))
 
 
-def thread_part(b: ThreadBuilder, layout: LinearLayout, lane: SSAValue, warp: SSAValue) -> ThreadPart:
-    """The (lane, warp) part of every output dim of ``layout``."""
+def thread_columns(lane_cols: Sequence[int], warp_cols: Sequence[int], lane_bits: int) -> list[int]:
+    """Columns over the bits of ``tid.x``: lane bits first (padded to ``lane_bits``), then
+    warp bits — tid = warp · 2^lane_bits + lane, and tid has no bits above the CTA size,
+    so runs may cross from lane into warp bits and need no separate lane/warp values."""
+    return [*lane_cols, *([0] * (lane_bits - len(lane_cols))), *warp_cols]
+
+
+def thread_part(b: ThreadBuilder, layout: LinearLayout, tid: SSAValue, lane_bits: int) -> ThreadPart:
+    """The (lane, warp) part of every output dim of ``layout``, from ``tid.x``."""
     values: list[SSAValue | None] = []
     bits: list[int] = []
     for d in layout.out_dim_names:
-        acc: SSAValue | None = None
-        mask = 0
-        for dim, x in (("lane", lane), ("warp", warp)):
-            if not layout.has_in_dim(dim):
-                continue
-            cols = [layout.basis(dim, i, d) for i in range(layout.in_dim_size_log2(dim))]
-            v, m = xor_of_bits(b, x, cols)
-            if v is None:
-                continue
-            acc = v if acc is None else b.binary("or" if not (mask & m) else "xor", acc, v)
-            mask |= m
-        values.append(acc)
-        bits.append(mask)
+        cols = {
+            dim: [layout.basis(dim, i, d) for i in range(layout.in_dim_size_log2(dim))] if layout.has_in_dim(dim) else []
+            for dim in ("lane", "warp")
+        }
+        v, m = xor_of_bits(b, tid, thread_columns(cols["lane"], cols["warp"], lane_bits))
+        values.append(v)
+        bits.append(m)
     return ThreadPart(values, bits)
 
 
@@ -113,30 +114,12 @@ def register_constants(layout: LinearLayout) -> list[tuple[int, ...]]:
     return out
 
 
-def element_indices(
-    b: ThreadBuilder, layout: LinearLayout, lane: SSAValue, warp: SSAValue
-) -> list[list[SSAValue]]:
-    """``indices[r][d]``: dim ``d`` of the element the thread holds in register ``r`` (i32)."""
-    part = thread_part(b, layout, lane, warp)
-    out = []
-    for consts in register_constants(layout):
-        out.append([part.with_constant(b, d, c) for d, c in enumerate(consts)])
-    return out
-
-
-
-def affine_value(b: ThreadBuilder, lane_cols: Sequence[int], warp_cols: Sequence[int], constant: int,
-                 lane: SSAValue, warp: SSAValue) -> SSAValue:
+def affine_value(
+    b: ThreadBuilder, lane_cols: Sequence[int], warp_cols: Sequence[int], constant: int, tid: SSAValue, lane_bits: int
+) -> SSAValue:
     """``constant ⊕ (⊕ lane_i·lane_cols[i]) ⊕ (⊕ warp_j·warp_cols[j])`` as i32 (a
-    :class:`~ltc.lowering.plan.ThreadAffine`, evaluated per thread)."""
-    acc: SSAValue | None = None
-    bits = 0
-    for x, cols in ((lane, lane_cols), (warp, warp_cols)):
-        v, m = xor_of_bits(b, x, cols)
-        if v is None:
-            continue
-        acc = v if acc is None else b.binary("or" if not (bits & m) else "xor", acc, v)
-        bits |= m
-    if acc is None:
+    :class:`~ltc.lowering.plan.ThreadAffine`, evaluated per thread from ``tid.x``)."""
+    v, m = xor_of_bits(b, tid, thread_columns(lane_cols, warp_cols, lane_bits))
+    if v is None:
         return b.i32(constant)
-    return ThreadPart([acc], [bits]).with_constant(b, 0, constant)
+    return ThreadPart([v], [m]).with_constant(b, 0, constant)

@@ -114,6 +114,15 @@ class FunctionLowering:
         return self.config.num_warps * self.config.threads_per_warp
 
     # -- thread coordinates ---------------------------------------------------------------
+    def tid(self) -> SSAValue:
+        """``tid.x``: warp · threads-per-warp + lane."""
+        return self.b.sreg("tid.x")
+
+    @property
+    def lane_bits(self) -> int:
+        """log2(threads per warp)."""
+        return self.config.threads_per_warp.bit_length() - 1
+
     def lane(self) -> SSAValue:
         """This thread's lane (``tid.x % threads-per-warp``)."""
         return self.b.binary("and", self.b.sreg("tid.x"), self.b.i32(self.config.threads_per_warp - 1))
