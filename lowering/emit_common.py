@@ -22,7 +22,7 @@ import re
 import struct
 from dataclasses import dataclass
 
-from xdsl.dialects import llvm
+from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
@@ -35,11 +35,12 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 __all__ = [
     "BYTE_SIZE",
     "EmitError",
+    "KernelBodyPrinter",
     "FCMP",
     "FCMP_PREDICATES",
     "FLOAT_TAGS",
@@ -402,4 +403,38 @@ def module_shared_bytes(module: ModuleOp) -> int | None:
     if isinstance(attr, IntegerAttr):
         return int(attr.value.data)
     return 0
+
+
+class KernelBodyPrinter:
+    """What both printers share: walking a kernel's structured body in order.
+
+    Subclasses provide ``kernel`` (a :class:`KernelInfo`), ``emit(line)``, ``op(op)`` and
+    ``RETURN`` (the text of a return: ``ret void`` / ``ret;``).
+    """
+
+    RETURN = ""
+    kernel: KernelInfo
+
+    def emit(self, line: str) -> None:  # pragma: no cover - provided by subclasses
+        raise NotImplementedError
+
+    def op(self, op: Operation) -> None:  # pragma: no cover - provided by subclasses
+        raise NotImplementedError
+
+    def block_ops(self, block: Block, top: bool = False) -> list[SSAValue]:
+        """Print ``block``'s ops; returns the operands of its terminator (scf.yield)."""
+        for op in block.ops:
+            if isinstance(op, scf.YieldOp):
+                if top:
+                    raise EmitError(op, "scf.yield outside scf.for/scf.if")
+                return list(op.arguments)
+            if isinstance(op, llvm.ReturnOp):
+                if not top or op.arg is not None or op is not block.last_op:
+                    raise EmitError(op, "llvm.return (no value) must end the kernel")
+                self.emit(self.RETURN)
+                return []
+            self.op(op)
+        if top:
+            raise EmitError(self.kernel.func, "the kernel must end with llvm.return")
+        return []
 

@@ -26,9 +26,10 @@ import struct
 
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from ltc.lowering.emit_common import (
+    KernelBodyPrinter,
     BYTE_SIZE,
     I1_LOGIC,
     INT_BITS,
@@ -129,8 +130,10 @@ class _Declarations:
         return f"@{name}"
 
 
-class _FunctionPrinter:
+class _FunctionPrinter(KernelBodyPrinter):
     """Prints one kernel: values get names ``%vN``, blocks labels ``<kind>N``."""
+
+    RETURN = "ret void"
 
     def __init__(self, kernel: KernelInfo, smem_type: str | None, decls: _Declarations) -> None:
         self.kernel = kernel
@@ -199,23 +202,6 @@ class _FunctionPrinter:
         func = self.kernel.func
         args = ", ".join(LLVM_TYPE[type_tag(a.type, func)] for a in func.body.block.args)
         return f"void ({args})* @{self.kernel.name}"
-
-    def block_ops(self, block: Block, top: bool = False) -> list[SSAValue]:
-        """Print ``block``'s ops; returns the operands of its terminator (scf.yield)."""
-        for op in block.ops:
-            if isinstance(op, scf.YieldOp):
-                if top:
-                    raise EmitError(op, "scf.yield outside scf.for/scf.if")
-                return list(op.arguments)
-            if isinstance(op, llvm.ReturnOp):
-                if not top or op.arg is not None or op is not block.last_op:
-                    raise EmitError(op, "llvm.return (no value) must end the kernel")
-                self.emit("ret void")
-                return []
-            self.op(op)
-        if top:
-            raise EmitError(self.kernel.func, "the kernel must end with llvm.return")
-        return []
 
     # -- ops -------------------------------------------------------------------------------
     def op(self, op: Operation) -> None:

@@ -46,9 +46,10 @@ from dataclasses import dataclass
 
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from ltc.lowering.emit_common import (
+    KernelBodyPrinter,
     BYTE_SIZE,
     FCMP,
     I1_LOGIC,
@@ -200,8 +201,10 @@ class _Uniformity:
         return not (isinstance(op, llvm.CallIntrinsicOp) and op.intrin.data.startswith(self._VARYING_INTRINSICS))
 
 
-class _FunctionPrinter:
+class _FunctionPrinter(KernelBodyPrinter):
     """Prints one kernel."""
+
+    RETURN = "ret;"
 
     def __init__(self, kernel: KernelInfo, arch: int, smem: bool) -> None:
         self.kernel = kernel
@@ -335,23 +338,6 @@ class _FunctionPrinter:
         out += self.lines
         out.append("}")
         return out
-
-    def block_ops(self, block: Block, top: bool = False) -> list[SSAValue]:
-        """Print ``block``'s ops; returns the operands of its scf.yield."""
-        for op in block.ops:
-            if isinstance(op, scf.YieldOp):
-                if top:
-                    raise EmitError(op, "scf.yield outside scf.for/scf.if")
-                return list(op.arguments)
-            if isinstance(op, llvm.ReturnOp):
-                if not top or op.arg is not None or op is not block.last_op:
-                    raise EmitError(op, "llvm.return (no value) must end the kernel")
-                self.emit("ret;")
-                return []
-            self.op(op)
-        if top:
-            raise EmitError(self.kernel.func, "the kernel must end with llvm.return")
-        return []
 
     # -- ops -------------------------------------------------------------------------------
     def op(self, op: Operation) -> None:

@@ -24,12 +24,11 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
     f32,
-    i1,
 )
 from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ltc.lowering.builder import ThreadBuilder, bit_width, is_float
+from ltc.lowering.builder import ThreadBuilder, bit_width
 from ltc.lowering.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 
 __all__ = ["ELEMENTWISE_HANDLERS", "map_registers"]
