@@ -34,6 +34,7 @@ TRITON_CONVERTS = {
     "attention_fwd": {80: 2, 90: 2},
     "tma_matmul": {80: 1, 90: 0},
     "scan_gather_misc": {80: 1, 90: 1},
+    "transpose": {80: 1, 90: 1},
 }
 """``ttg.convert_layout`` ops left by Triton 3.9's ``make_ttgir``, the same for every num_warps."""
 
