@@ -438,3 +438,20 @@ class KernelBodyPrinter:
             raise EmitError(self.kernel.func, "the kernel must end with llvm.return")
         return []
 
+    def structured_op(self, op: Operation) -> None:
+        """The ops both printers route the same way: GEP, extractvalue, intrinsics, inline
+        asm, scf.for / scf.if (each printer defines the handlers); anything else is outside
+        the contract."""
+        handlers = {
+            llvm.GEPOp: "gep",
+            llvm.ExtractValueOp: "extractvalue",
+            llvm.CallIntrinsicOp: "intrinsic",
+            llvm.InlineAsmOp: "inline_asm",
+            scf.ForOp: "for_loop",
+            scf.IfOp: "if_else",
+        }
+        name = handlers.get(type(op))
+        if name is None:
+            raise EmitError(op, "is not in the lowered-IR contract")
+        getattr(self, name)(op)
+

@@ -231,20 +231,8 @@ class _FunctionPrinter(KernelBodyPrinter):
             self.define(op.res, f"select {c}, {a}, {b}")
         elif name.startswith("llvm.") and name[5:] in _CASTS:
             self.cast(op, name[5:])
-        elif isinstance(op, llvm.GEPOp):
-            self.gep(op)
-        elif isinstance(op, llvm.ExtractValueOp):
-            self.extractvalue(op)
-        elif isinstance(op, llvm.CallIntrinsicOp):
-            self.intrinsic(op)
-        elif isinstance(op, llvm.InlineAsmOp):
-            self.inline_asm(op)
-        elif isinstance(op, scf.ForOp):
-            self.for_loop(op)
-        elif isinstance(op, scf.IfOp):
-            self.if_else(op)
         else:
-            raise EmitError(op, "is not in the lowered-IR contract")
+            self.structured_op(op)
 
     def int_binary(self, op: Operation, opcode: str) -> None:
         lhs, rhs = op.operands

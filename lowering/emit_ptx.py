@@ -366,20 +366,8 @@ class _FunctionPrinter(KernelBodyPrinter):
             self.select(op)
         elif name in _CASTS:
             _CASTS[name](self, op)
-        elif isinstance(op, llvm.GEPOp):
-            self.gep(op)
-        elif isinstance(op, llvm.ExtractValueOp):
-            self.extractvalue(op)
-        elif isinstance(op, llvm.CallIntrinsicOp):
-            self.intrinsic(op)
-        elif isinstance(op, llvm.InlineAsmOp):
-            self.inline_asm(op)
-        elif isinstance(op, scf.ForOp):
-            self.for_loop(op)
-        elif isinstance(op, scf.IfOp):
-            self.if_else(op)
         else:
-            raise EmitError(op, "is not in the lowered-IR contract")
+            self.structured_op(op)
 
     # -- integers ---------------------------------------------------------------------------
     def int_binary(self, op: Operation) -> None:
