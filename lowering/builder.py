@@ -41,12 +41,15 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ltc.dialects.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
 
-__all__ = ["GLOBAL_PTR", "ICMP", "SHARED_PTR", "ThreadBuilder", "bit_width", "is_float"]
+__all__ = ["GLOBAL_PTR", "ICMP", "REGISTER_CONSTRAINT", "SHARED_PTR", "ThreadBuilder", "bit_width", "is_float"]
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 """``!llvm.ptr<1>``: a pointer into global memory."""
 SHARED_PTR = llvm.LLVMPointerType(IntAttr(3))
 """``!llvm.ptr<3>``: a pointer into shared memory (only the shared base)."""
+
+REGISTER_CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
+"""Inline-asm constraint letter of a word of each width (a byte travels in a 16-bit register)."""
 
 ICMP = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
 """LLVM's integer compare predicates, by name."""
@@ -202,10 +205,7 @@ class ThreadBuilder:
         uitofp, fptosi, fptoui, bitcast, ptrtoint, inttoptr); a no-op when types agree."""
         if a.type == t and name in ("bitcast", "zext", "sext", "trunc", "fpext", "fptrunc"):
             return a
-        cls = _CASTS[name]
-        if cls in (llvm.ZExtOp, llvm.SExtOp, llvm.TruncOp):
-            return self.value(cls(a, t))
-        return self.value(cls(a, t))
+        return self.value(_CASTS[name](a, t))
 
     def gep(self, base: SSAValue, index: SSAValue, pointee: Attribute) -> SSAValue:
         """``base + index * sizeof(pointee)`` on a global pointer. Constant parts of
@@ -285,8 +285,8 @@ class ThreadBuilder:
         return self.cast("bitcast", v, t)
 
     def pack(self, values: Sequence[SSAValue], word: IntegerType) -> SSAValue:
-        """Elements (low first) packed into one integer word of type ``word``."""
-        bits = bit_width(values[0].type)
+        """Elements (low first) packed into one integer word of type ``word`` (i1 as bytes)."""
+        bits = 8 if values[0].type == i1 else bit_width(values[0].type)
         if bits == word.width.data and len(values) == 1:
             return self.to_bits(values[0])
         origin = [self._unpacked.get(v) for v in values]

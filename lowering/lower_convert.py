@@ -23,7 +23,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerType, i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ltc.lowering.builder import ThreadBuilder, bit_width
+from ltc.lowering.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width
 from ltc.lowering.convert import plan_conversion
 from ltc.lowering.plan import (
     Barrier,
@@ -44,7 +44,6 @@ from ltc.lowering.to_llvm import FunctionLowering, Handler, Lowered, LoweringErr
 
 __all__ = ["CONVERT_HANDLERS", "lower_plan"]
 
-_CONSTRAINT = {16: "h", 32: "r", 64: "l"}
 
 
 def _element_bits(t: Attribute) -> int:
@@ -196,7 +195,7 @@ class _PlanCode:
         vec = ", ".join(f"${i + 1}" for i in range(n))
         self.b.asm(
             f"st.shared{v}.{ptx_type} [$0], {{{vec}}};" if n > 1 else f"st.shared.{ptx_type} [$0], $1;",
-            ",".join(["r"] + [_CONSTRAINT[word_bits]] * n),
+            ",".join(["r"] + [REGISTER_CONSTRAINT[word_bits]] * n),
             [self.address(address), *words],
         )
 
@@ -205,7 +204,7 @@ class _PlanCode:
         vec = ", ".join(f"${i}" for i in range(n))
         return self.b.asm(
             f"ld.shared{v}.{ptx_type} {{{vec}}}, [${n}];" if n > 1 else f"ld.shared.{ptx_type} $0, [$1];",
-            ",".join([f"={_CONSTRAINT[word_bits]}"] * n + ["r"]),
+            ",".join([f"={REGISTER_CONSTRAINT[word_bits]}"] * n + ["r"]),
             [self.address(address)],
             [IntegerType(word_bits)] * n,
             side_effects=True,

@@ -21,7 +21,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.dialects import tt
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.builder import ThreadBuilder, bit_width
+from ltc.lowering.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width
 from ltc.lowering.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 from ltc.passes.axis_info import alignment, mask_alignment
 
@@ -79,7 +79,6 @@ def _word_bits(vec: int, bits: int) -> int:
     return min(vec * bits, max(32, bits))
 
 
-_CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
 _PTX_TYPE = {8: "u8", 16: "b16", 32: "b32", 64: "b64"}
 
 
@@ -101,14 +100,7 @@ def _words_of(b: ThreadBuilder, elems: list[SSAValue], word_bits: int) -> list[S
     bits = bit_width(elems[0].type) if elems[0].type != i1 else 8
     per_word = max(1, word_bits // bits)
     wt = _word_type(word_bits)
-    out = []
-    for k in range(0, len(elems), per_word):
-        chunk = elems[k : k + per_word]
-        if bits == 8 and word_bits == 8:
-            out.append(b.cast("zext", b.to_bits(chunk[0]) if chunk[0].type != i1 else b.cast("zext", chunk[0], IntegerType(8)), wt))
-        else:
-            out.append(b.pack(chunk, wt))
-    return out
+    return [b.pack(elems[k : k + per_word], wt) for k in range(0, len(elems), per_word)]
 
 
 def _elements_of(b: ThreadBuilder, words: list[SSAValue], t: Attribute, word_bits: int, vec: int) -> list[SSAValue]:
@@ -157,13 +149,13 @@ def _load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowe
             continue
         text = []
         operands: list[SSAValue] = [ptr_regs[g]]
-        constraints = [f"={_CONSTRAINT[word_bits]}"] * nwords + ["l"]
+        constraints = [f"={REGISTER_CONSTRAINT[word_bits]}"] * nwords + ["l"]
         if others[g] is not None and masks[g] is not None:
             other_words = _words_of(b, [o for o in others[g : g + vec]], word_bits)  # type: ignore[misc]
             for k, w in enumerate(other_words):
                 text.append(f"mov.b{16 if word_bits == 8 else word_bits} ${k}, ${nwords + 1 + k};")
                 operands.append(w)
-                constraints.append(_CONSTRAINT[word_bits])
+                constraints.append(REGISTER_CONSTRAINT[word_bits])
         guard = ""
         if masks[g] is not None:
             guard = f"@${nwords + len(operands)} "
@@ -222,7 +214,7 @@ def _store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Low
         if owner is not None:
             pred = owner if pred is None else b.binary("and", pred, owner)
         operands: list[SSAValue] = [ptr_regs[g], *words]
-        constraints = ["l"] + [_CONSTRAINT[word_bits]] * nwords
+        constraints = ["l"] + [REGISTER_CONSTRAINT[word_bits]] * nwords
         guard = ""
         if pred is not None:
             guard = f"@${len(operands)} "

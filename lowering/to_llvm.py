@@ -20,6 +20,7 @@ makes, and ``scf.for``/``scf.if``/``scf.yield``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -284,7 +285,9 @@ CONTROL_HANDLERS: dict[str, Handler] = {
 }
 
 
+@functools.cache
 def _handlers() -> dict[str, Handler]:
+    """Every op's handler (built on first use: the handler modules import this one)."""
     from ltc.lowering.lower_convert import CONVERT_HANDLERS
     from ltc.lowering.lower_elementwise import ELEMENTWISE_HANDLERS
     from ltc.lowering.lower_memory import MEMORY_HANDLERS

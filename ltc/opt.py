@@ -254,20 +254,14 @@ def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Optio
 
 def _emit(module: object, opts: Options, source: SourceFile, op_offset: object, chunk_offset: int) -> str:
     """The chunk lowered (laid out first if it is TTIR) and printed as LLVM IR or PTX."""
-    from ltc.lowering.to_llvm import LoweringError, lower_module
-    from ltc.pipeline import PipelineError, emit_text, layout_pipeline, run_pipeline
+    from ltc.pipeline import PipelineError, emit_text, lower_to_llvm
 
     try:
-        if "ttg.num-warps" not in module.attributes:  # type: ignore[attr-defined]
-            run_pipeline(module, layout_pipeline(opts.target, opts.num_warps))  # type: ignore[arg-type]
-        if not any(op.name == "llvm.func" for op in module.body.block.ops):  # type: ignore[attr-defined]
-            lower_module(module, opts.target)  # type: ignore[arg-type]
+        lower_to_llvm(module, opts.target, opts.num_warps)  # type: ignore[arg-type]
         return emit_text(module, opts.emit, opts.target)  # type: ignore[arg-type]
-    except LoweringError as e:
-        offset = op_offset(e.op) if e.op is not None else chunk_offset  # type: ignore[operator]
-        raise InputError(source.diagnostic(offset, e.message)) from None
     except PipelineError as e:
-        raise InputError(source.diagnostic(chunk_offset, _one_line(str(e)))) from None
+        offset = op_offset(e.op) if e.op is not None else chunk_offset  # type: ignore[operator]
+        raise InputError(source.diagnostic(offset, _one_line(str(e)))) from None
 
 
 class _UsageError(Exception):

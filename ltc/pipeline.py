@@ -37,7 +37,12 @@ EMIT_KINDS = ("mlir", "llvm", "ptx")
 
 
 class PipelineError(Exception):
-    """Bad input text, an unknown pass, or a pass that failed; ``str()`` is the message."""
+    """Bad input text, an unknown pass, or a pass that failed; ``str()`` is the message,
+    ``op`` the offending op when one is known (a construct the lowering does not handle)."""
+
+    def __init__(self, message: str, op: object = None) -> None:
+        super().__init__(message)
+        self.op = op
 
 
 def parse_module(text: str, name: str = "<input>", verify: bool = True) -> ModuleOp:
@@ -142,7 +147,7 @@ def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -
     try:
         lower_module(module, target)
     except LoweringError as e:
-        raise PipelineError(e.message) from None
+        raise PipelineError(e.message, e.op) from None
     return module
 
 

@@ -160,3 +160,15 @@ def test_conversion_kernel_runs(name: str) -> None:
     dst = np.zeros(nbytes, np.uint8)
     _simulate(ptx, (1, 1, 1), [src, dst])
     np.testing.assert_array_equal(dst, src)
+
+
+def test_i1_tensor_stores_pack_bytes() -> None:
+    """Four i1 elements per thread are stored as one 32-bit word of four bytes (i1 travels
+    as a byte), and each byte is 0 or 1."""
+    text = (ROOT / "tests" / "filecheck" / "conversion" / "inputs" / "store_i1.ttgir").read_text()
+    ptx = compile_kernel(text, emit="ptx")
+    assert [ln.split()[0] for ln in ptx.splitlines() if "st.global" in ln] == ["st.global.b32"]
+    x = np.random.default_rng(5).integers(0, 3, 128).astype(np.uint8)
+    y = np.full(128, 7, np.uint8)
+    _simulate(ptx, (1, 1, 1), [x, y])
+    np.testing.assert_array_equal(y, (x != 0).astype(np.uint8))
