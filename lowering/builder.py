@@ -149,6 +149,10 @@ class ThreadBuilder:
             return None, self._const_of[v]
         return self._offset.get(v, (v, 0))
 
+    def pointer_offset(self, p: SSAValue) -> tuple[SSAValue, int]:
+        """A pointer built by :meth:`gep` as ``(base pointer, constant byte offset)``."""
+        return self._ptr_offset.get(p, (p, 0))
+
     def _derive(self, key: tuple[object, ...], make: object) -> SSAValue:
         full = (id(self.block), *key)
         if full not in self._derived:
