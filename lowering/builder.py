@@ -16,7 +16,18 @@ ptxas (Triton relies on LLVM's for the same effect):
   Like Triton's lowering (LLVM's ``SeparateConstOffsetFromGEP`` on ``inbounds``
   GEPs), this assumes tensor offsets do not overflow 32 bits;
 * *repacking*: packing elements that were unpacked, in order, from one word gives
-  that word back instead of rebuilding it with shifts.
+  that word back instead of rebuilding it with shifts;
+* *bit-linear values*: an i32 that is ``c ⊕ (⊕_i bit_i(x) · col_i)`` of one value ``x``
+  (``tid.x``, typically: every index a layout gives a thread is of this form) is known
+  as such. Shifting, masking, multiplying by a power of two, XOR and carry-free
+  ``add``/``or`` keep the form, and the result is built afresh from ``x`` in a canonical
+  shape — one shift-and-mask per distinct bit displacement, shifts of ``x`` shared —
+  instead of by stacking the operation on its operand (what LLVM's instcombine gives
+  Triton: ``((tid >> 3) & 15) * 64`` becomes ``(tid << 3) & 0x3c0``).
+
+Pure integer ops are also made once per block (common subexpressions), and the
+caller may declare the bits a value can have (:meth:`assume_bits`, for ``tid.x`` <
+the CTA size) so that masks that clear nothing are left out.
 """
 
 from __future__ import annotations
@@ -89,6 +100,9 @@ class ThreadBuilder:
         self._ptr_offset: dict[SSAValue, tuple[SSAValue, int]] = {}
         self._derived: dict[tuple[object, ...], SSAValue] = {}
         self._unpacked: dict[SSAValue, tuple[SSAValue, int, int]] = {}
+        self._linear: dict[SSAValue, tuple[SSAValue, tuple[int, ...], int]] = {}
+        self._known: dict[SSAValue, int] = {}
+        self._declared: set[SSAValue] = set()
 
     # -- plumbing ----------------------------------------------------------------------
     def add(self, op: Operation) -> Operation:
@@ -136,11 +150,176 @@ class ThreadBuilder:
     # -- arithmetic ----------------------------------------------------------------------
     def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
         """``llvm.<name>`` of two operands of one type (add, mul, xor, fadd, ...)."""
+        if a.type == i32 and name in _LINEAR_OPS:
+            r = self._linear_binary(name, a, b)
+            if r is not None:
+                return r
         if name == "add" and a.type in (i32, i64):
             return self._add(a, b)
         if name == "mul" and a.type in (i32, i64) and (a in self._const_of or b in self._const_of):
             return self._mul(a, b)
+        if isinstance(a.type, IntegerType):
+            # the key ignores the order of commutative operands; the op keeps the caller's
+            key = (name, *sorted((a, b), key=id)) if name in _COMMUTATIVE else (name, a, b)
+            return self._derive(("bin", *key), lambda: self.value(_BINARY[name](a, b)))
         return self.value(_BINARY[name](a, b))
+
+    # -- bit-linear values (see the module docstring) -----------------------------------
+    def assume_bits(self, v: SSAValue, mask: int) -> None:
+        """Declare that ``v`` (an i32) has no bits outside ``mask``; ``v`` then also counts
+        as bit-linear in itself."""
+        self._known[v] = mask & _MASK32
+        self._declared.add(v)
+
+    def known_bits(self, v: SSAValue) -> int:
+        """A mask of the bits ``v`` can have (all 32 when nothing is known)."""
+        if v in self._const_of:
+            return self._const_of[v] & _MASK32
+        return self._known.get(v, _MASK32)
+
+    def _affine_of(self, v: SSAValue) -> tuple[SSAValue | None, tuple[int, ...], int] | None:
+        """``v`` as ``(x, columns, c)`` with ``v = c ⊕ (⊕ bit_i(x)·columns[i])``, or None."""
+        if v in self._const_of:
+            return None, (), self._const_of[v] & _MASK32
+        if v in self._linear:
+            return self._linear[v]
+        base, c = self._offset.get(v, (None, 0))
+        if base is not None and base in self._linear:
+            x, cols, c0 = self._linear[base]
+            c &= _MASK32
+            if not (self.known_bits(base) & c):  # a carry-free add is an XOR
+                return x, cols, c0 ^ c
+        if v in self._declared:  # tid.x is linear in itself
+            return v, tuple(1 << i for i in range(self._known[v].bit_length())), 0
+        return None
+
+    def _linear_binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue | None:
+        fa, fb = self._affine_of(a), self._affine_of(b)
+        if fa is None or fb is None or (fa[0] is None and fb[0] is None):
+            return None
+        if name in ("shl", "lshr", "mul", "and") and fa[0] is None:
+            if name in ("shl", "lshr"):
+                return None
+            fa, fb = fb, fa
+        if name in ("shl", "lshr", "mul", "and"):
+            x, cols, c = fa
+            k = fb[2]
+            if name == "mul":
+                if k & (k - 1):
+                    return None
+                name, k = "shl", k.bit_length() - 1
+            if name in ("shl", "lshr") and k >= 32:
+                return None
+            if name == "shl":
+                f = lambda t: (t << k) & _MASK32  # noqa: E731
+            elif name == "lshr":
+                f = lambda t: t >> k  # noqa: E731
+            else:
+                f = lambda t: t & k  # noqa: E731
+            return self.affine(x, [f(t) for t in cols], f(c))  # type: ignore[arg-type]
+        # xor, or, add: XOR of the two forms (or/add only without carries or overlaps)
+        if name != "xor" and self.known_bits(a) & self.known_bits(b):
+            return None
+        xa, xb = fa[0], fb[0]
+        if xa is not None and xb is not None and xa is not xb:
+            return None
+        x = xa if xa is not None else xb
+        n = max(len(fa[1]), len(fb[1]))
+        cols = [(fa[1][i] if i < len(fa[1]) else 0) ^ (fb[1][i] if i < len(fb[1]) else 0) for i in range(n)]
+        return self.affine(x, cols, fa[2] ^ fb[2])  # type: ignore[arg-type]
+
+    def affine(self, x: SSAValue, columns: Sequence[int], constant: int = 0) -> SSAValue:
+        """``constant ⊕ (⊕_i bit_i(x) · columns[i])`` as i32; the constant is added (and
+        so kept apart for address immediates) when its bits are disjoint from the rest."""
+        v, bits = self.bit_linear(x, columns)
+        constant &= _MASK32
+        if v is None:
+            return self.i32(constant)
+        if not constant:
+            return v
+        if not (bits & constant):
+            r = self._offset_value(v, constant, i32)
+            self._known[r] = bits | constant
+            return r
+        r = self._derive(("xorc", v, constant), lambda: self.value(llvm.XOrOp(v, self.i32(constant))))
+        x0, cols, c0 = self._linear[v]
+        self._linear[r] = (x0, cols, c0 ^ constant)
+        self._known[r] = bits | constant
+        return r
+
+    def bit_linear(self, x: SSAValue, columns: Sequence[int]) -> tuple[SSAValue | None, int]:
+        """``⊕_i bit_i(x) · columns[i]`` as i32, and the OR of the bits it can have;
+        ``(None, 0)`` when it is zero. Built from ``x`` canonically (module docstring):
+        input bits grouped by displacement ``s`` = output bit − input bit, each group one
+        ``(x shifted by s) & mask``, groups ORed (XORed where they overlap). A column of
+        several bits whose displacements no single-bit column has is one select."""
+        if x in self._linear and not self._linear[x][2]:  # compose: x is itself linear in y
+            y, inner, _ = self._linear[x]
+            composed = []
+            for d in inner:
+                acc = 0
+                for i, c in enumerate(columns):
+                    if (d >> i) & 1:
+                        acc ^= c
+                composed.append(acc)
+            x, columns = y, composed
+        possible = self.known_bits(x)
+        cols = [c & _MASK32 if (possible >> i) & 1 else 0 for i, c in enumerate(columns[:32])]
+        while cols and not cols[-1]:
+            cols.pop()
+        if not cols:
+            return None, 0
+        key = tuple(cols)
+        bits = 0
+        for c in cols:
+            bits |= c
+        v = self._derive(("linear", x, key), lambda: self._emit_linear(x, key, possible))
+        self._linear.setdefault(v, (x, key, 0))
+        self._known[v] = bits
+        return v, bits
+
+    def _shifted(self, x: SSAValue, s: int) -> SSAValue:
+        if s == 0:
+            return x
+        if s > 0:
+            return self._derive(("bin", "shl", x, s), lambda: self.value(llvm.ShlOp(x, self.i32(s))))
+        return self._derive(("bin", "lshr", x, -s), lambda: self.value(llvm.LShrOp(x, self.i32(-s))))
+
+    def _emit_linear(self, x: SSAValue, cols: tuple[int, ...], possible: int) -> SSAValue:
+        groups: dict[int, int] = {}
+        for i, c in enumerate(cols):
+            if c and not (c & (c - 1)):
+                s = c.bit_length() - 1 - i
+                groups[s] = groups.get(s, 0) | (1 << i)
+        selected: list[tuple[int, int]] = []
+        for i, c in enumerate(cols):
+            if not c or not (c & (c - 1)):
+                continue
+            shifts = [t - i for t in range(32) if (c >> t) & 1]
+            if all(s in groups for s in shifts):
+                for s in shifts:
+                    groups[s] |= 1 << i
+            else:
+                selected.append((i, c))
+        terms: list[tuple[SSAValue, int]] = []
+        for s in sorted(groups):
+            in_mask = groups[s]
+            out_mask = ((in_mask << s) if s >= 0 else (in_mask >> -s)) & _MASK32
+            have = ((possible << s) if s >= 0 else (possible >> -s)) & _MASK32
+            v = self._shifted(x, s)
+            if have & ~out_mask:
+                v = self._derive(("bin", "and", v, out_mask), lambda v=v, m=out_mask: self.value(llvm.AndOp(v, self.i32(m))))
+            terms.append((v, out_mask))
+        for i, c in selected:
+            bit = self._derive(("bin", "and", x, 1 << i), lambda i=i: self.value(llvm.AndOp(x, self.i32(1 << i))))
+            cond = self._derive(("icmp", "ne", bit, 0), lambda bit=bit: self.value(llvm.ICmpOp(bit, self.i32(0), IntegerAttr(ICMP["ne"], i64))))
+            terms.append((self._derive(("select", cond, c), lambda cond=cond, c=c: self.value(llvm.SelectOp(cond, self.i32(c), self.i32(0)))), c))
+        acc, bits = terms[0]
+        for v, m in terms[1:]:
+            op = llvm.OrOp if not (bits & m) else llvm.XOrOp
+            acc = self.value(op(acc, v))
+            bits |= m
+        return acc
 
     # -- constant offsets (see the module docstring) ------------------------------------
     def split_offset(self, v: SSAValue) -> tuple[SSAValue | None, int]:
@@ -176,7 +355,7 @@ class ThreadBuilder:
         if ba is None or bb is None:
             return self._offset_value(ba if bb is None else bb, ca + cb, a.type)
         x, y = sorted((ba, bb), key=id)
-        s = self._derive(("add", x, y), lambda: self.value(llvm.AddOp(x, y)))
+        s = self._derive(("add", x, y), lambda: self.value(llvm.AddOp(ba, bb)))
         return self._offset_value(s, ca + cb, a.type)
 
     def _mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -193,13 +372,15 @@ class ThreadBuilder:
         return self.binary("add", a, b)
 
     def icmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.value(llvm.ICmpOp(a, b, IntegerAttr(ICMP[pred], i64)))
+        return self._derive(("icmp", pred, a, b), lambda: self.value(llvm.ICmpOp(a, b, IntegerAttr(ICMP[pred], i64))))
 
     def fcmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.value(llvm.FCmpOp(a, b, pred))
 
     def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.value(llvm.SelectOp(c, a, b))
+        if a is b:
+            return a
+        return self._derive(("select", c, a, b), lambda: self.value(llvm.SelectOp(c, a, b)))
 
     def fneg(self, a: SSAValue) -> SSAValue:
         return self.value(llvm.FNegOp(a))
@@ -385,6 +566,11 @@ _BINARY: dict[str, type[Operation]] = {
     "fdiv": llvm.FDivOp,
     "frem": llvm.FRemOp,
 }
+
+_MASK32 = 0xFFFFFFFF
+_LINEAR_OPS = frozenset({"add", "or", "xor", "and", "shl", "lshr", "mul"})
+"""i32 ops that keep a bit-linear value bit-linear (add and or: without carries)."""
+_COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
 
 _CASTS: dict[str, type[Operation]] = {
     "zext": llvm.ZExtOp,

@@ -5,9 +5,8 @@ A layout L maps (register r, lane l, warp w) to a tensor index; dimension d of i
     L(r, l, w)[d] = L(r)[d] ⊕ (⊕_i l_i · L(lane_i)[d]) ⊕ (⊕_j w_j · L(warp_j)[d]),
 
 a per-register constant XOR a per-thread part that is the same for every register.
-:func:`xor_of_bits` computes such a per-thread part with few instructions: runs of
-consecutive input bits that land on consecutive output bits become one shift-mask-shift,
-and terms whose possible bits do not overlap are combined with ``or``. The register
+:func:`xor_of_bits` computes such a per-thread part with few instructions (one
+shift-and-mask per bit displacement, see :meth:`ThreadBuilder.bit_linear`). The register
 constant is then *added* when its bits are disjoint from the part's (so ptxas folds it
 into address immediates), else XORed.
 """
@@ -25,44 +24,9 @@ __all__ = ["ThreadPart", "affine_value", "register_constants", "thread_columns",
 
 
 def xor_of_bits(b: ThreadBuilder, x: SSAValue, columns: Sequence[int]) -> tuple[SSAValue | None, int]:
-    """``⊕_i bit_i(x) · columns[i]`` as i32, and the OR of the bits it can have.
-
-    Returns ``(None, 0)`` when every column is zero.
-    """
-    terms: list[tuple[SSAValue, int]] = []
-    i = 0
-    n = len(columns)
-    while i < n:
-        c = columns[i]
-        if not c:
-            i += 1
-            continue
-        if c & (c - 1) == 0:  # a power of two: extend the run of consecutive bits
-            j = i + 1
-            while j < n and columns[j] == c << (j - i):
-                j += 1
-            length = j - i
-            shift_out = c.bit_length() - 1
-            v = x
-            if i:
-                v = b.binary("lshr", v, b.i32(i))
-            v = b.binary("and", v, b.i32((1 << length) - 1))
-            if shift_out:
-                v = b.binary("shl", v, b.i32(shift_out))
-            terms.append((v, ((1 << length) - 1) << shift_out))
-            i = j
-            continue
-        bit = b.binary("and", x, b.i32(1 << i))
-        v = b.select(b.icmp("ne", bit, b.i32(0)), b.i32(c), b.i32(0))
-        terms.append((v, c))
-        i += 1
-    if not terms:
-        return None, 0
-    acc, bits = terms[0]
-    for v, m in terms[1:]:
-        acc = b.binary("or" if not (bits & m) else "xor", acc, v)
-        bits |= m
-    return acc, bits
+    """``⊕_i bit_i(x) · columns[i]`` as i32, and the OR of the bits it can have
+    (:meth:`ThreadBuilder.bit_linear`). Returns ``(None, 0)`` when every column is zero."""
+    return b.bit_linear(x, columns)
 
 
 class ThreadPart:

@@ -116,8 +116,10 @@ class FunctionLowering:
 
     # -- thread coordinates ---------------------------------------------------------------
     def tid(self) -> SSAValue:
-        """``tid.x``: warp · threads-per-warp + lane."""
-        return self.b.sreg("tid.x")
+        """``tid.x``: warp · threads-per-warp + lane (known to be below the CTA size)."""
+        v = self.b.sreg("tid.x")
+        self.b.assume_bits(v, self.threads - 1)
+        return v
 
     @property
     def lane_bits(self) -> int:
@@ -126,12 +128,12 @@ class FunctionLowering:
 
     def lane(self) -> SSAValue:
         """This thread's lane (``tid.x % threads-per-warp``)."""
-        return self.b.binary("and", self.b.sreg("tid.x"), self.b.i32(self.config.threads_per_warp - 1))
+        return self.b.binary("and", self.tid(), self.b.i32(self.config.threads_per_warp - 1))
 
     def warp(self) -> SSAValue:
         """This thread's warp (``tid.x / threads-per-warp``)."""
         shift = self.config.threads_per_warp.bit_length() - 1
-        return self.b.binary("lshr", self.b.sreg("tid.x"), self.b.i32(shift))
+        return self.b.binary("lshr", self.tid(), self.b.i32(shift))
 
     # -- layouts --------------------------------------------------------------------------
     def layout(self, t: Attribute, op: Operation | None = None) -> LinearLayout:
