@@ -404,6 +404,9 @@ class ThreadBuilder:
 
         g = pbase
         if ibase is not None:
+            if ibase.type == i32 and not (self.known_bits(ibase) >> 31):
+                # a non-negative index: zero extension is sign extension (and cheaper)
+                ibase = self._derive(("zext", ibase), lambda: self.value(llvm.ZExtOp(ibase, i64)))
             g = self._derive(("gep", pbase, ibase, str(pointee)), lambda: step(pbase, ibase, pointee))
         total = pc + ic * (bit_width(pointee) // 8 if pointee != i1 else 1)
         if total == 0:

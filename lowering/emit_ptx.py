@@ -528,6 +528,10 @@ class _FunctionPrinter(KernelBodyPrinter):
                 bits = signed_value(bits, sb)
             self.set_constant(res, d, bits & ((1 << db) - 1))
             return
+        if kind == "zext" and s == "i32" and all(
+            isinstance(u.operation, llvm.GEPOp) and u.index == 1 for u in res.uses
+        ):
+            return  # read only as a GEP index, which widens the i32 itself (see gep)
         a = self.operand(src, op)
         if s == "i1":
             one = "-1" if kind == "sext" else "1"
@@ -680,6 +684,14 @@ class _FunctionPrinter(KernelBodyPrinter):
                 self.vals[op.result] = base
             else:
                 self.emit(f"add.s64 {self.new(op.result, op)}, {base}, {offset};")
+            return
+        owner = index.owner
+        if isinstance(owner, llvm.ZExtOp) and type_tag(owner.arg.type, op) == "i32":
+            # an i32 index zero-extended (known non-negative): one widening multiply
+            i = self.operand(owner.arg, op)
+            off = self.reg("rd")
+            self.emit(f"cvt.u64.u32 {off}, {i};" if size == 1 else f"mul.wide.u32 {off}, {i}, {size};")
+            self.emit(f"add.s64 {self.new(op.result, op)}, {base}, {off};")
             return
         i = self.operand(index, op)
         off = self.reg("rd")

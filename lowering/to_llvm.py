@@ -311,6 +311,30 @@ def _handlers() -> dict[str, Handler]:
 # ----------------------------------------------------------------------------------------
 
 
+_PURE_INTRINSIC_PREFIX = "llvm.nvvm.read.ptx.sreg."
+
+
+def _is_pure(op: Operation) -> bool:
+    """Whether ``op`` may be dropped when its results are unused."""
+    if isinstance(op, llvm.InlineAsmOp):
+        return op.has_side_effects is None
+    if isinstance(op, llvm.CallIntrinsicOp):
+        return op.intrin.data.startswith(_PURE_INTRINSIC_PREFIX)
+    return op.name.startswith("llvm.") and op.name not in ("llvm.return", "llvm.func")
+
+
+def remove_dead_ops(block: Block) -> None:
+    """Erase pure ops whose results nobody reads (the builder's rewrites leave the
+    values they replaced behind), innermost regions included."""
+    for op in reversed(list(block.ops)):
+        for region in op.regions:
+            for inner in region.blocks:
+                remove_dead_ops(inner)
+        if op.results and _is_pure(op) and all(not r.uses for r in op.results):
+            op.detach()
+            op.erase()
+
+
 def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysis) -> tuple[llvm.FuncOp, int]:
     arg_types = [scalar_type(a.type) for a in func.body.block.args]
     for a in func.body.block.args:
@@ -321,6 +345,7 @@ def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysi
     for old, new in zip(func.body.block.args, entry.args, strict=True):
         fl.values[old] = new
     fl.lower_block(func.body.block)
+    remove_dead_ops(entry)
     threads = config.num_warps * config.threads_per_warp
     lowered = llvm.FuncOp(
         func.sym_name.data,

@@ -152,3 +152,34 @@ def test_carrying_add_is_not_treated_as_xor() -> None:
     for t in range(4):
         assert _evaluate(b.block, tid, s, t) == (t & 1) + 1
         assert _evaluate(b.block, tid, both, t) == 2 * (t & 1)
+
+
+def test_known_non_negative_index_is_zero_extended_once() -> None:
+    """A GEP by a non-negative i32 (bit 31 impossible) widens it with one zext, shared
+    by every GEP of that index; an index of unknown sign stays as it is (sign-extended
+    by the GEP)."""
+    from ltc.lowering.builder import GLOBAL_PTR
+    from xdsl.dialects.builtin import f16
+
+    b, tid = _tid_builder()
+    block = b.block
+    p = block.insert_arg(GLOBAL_PTR, 0)
+    q = block.insert_arg(GLOBAL_PTR, 1)
+    idx = b.binary("and", tid, b.i32(31))
+    b.gep(p, idx, f16)
+    b.gep(q, idx, f16)
+    assert _ops(block).count("zext") == 1
+    x = b.binary("sub", b.i32(0), tid)
+    b.gep(p, x, f16)
+    assert _ops(block).count("zext") == 1
+
+
+def test_unused_values_are_removed_after_lowering() -> None:
+    from ltc.lowering.to_llvm import remove_dead_ops
+
+    b, tid = _tid_builder()
+    row = b.binary("and", b.binary("lshr", tid, b.i32(3)), b.i32(15))
+    kept = b.binary("mul", row, b.i32(64))  # rebuilt from tid: row itself is now unused
+    b.asm("st.global.b32 [$0], $1;", "l,r", [b.i32(0), kept])
+    remove_dead_ops(b.block)
+    assert _ops(b.block) == ["tid", "shl 0x3", "and 0x3c0", "inline_asm 0x0"]
