@@ -9,12 +9,26 @@ elements moves as words of ``min(vec·bits, max(32, bits))`` bits — e.g. 8 × 
 ``ld.global.v4.b32`` — through inline PTX with the mask as a ``@p`` guard and the
 ``other`` values moved in first.
 
+ltc's rule, taken where it is wider (paper Table 2's ``[rows, k]`` copies): a run of
+registers g..g+v-1 (g a multiple of v) may cross dims — rows of a contiguous tile — when
+the pointer tensor has constant strides ``s`` in bytes (``passes/strides.py``: element
+i is at ``base + Σ_d s_d·i_d``, ``D`` divides ``base``). Register r's element is the XOR of
+the layout bases of r's bits and of the thread's lane/warp/block bits, so when the run
+bases' components along each dim have bits no other basis has (XOR is then a sum) and
+run basis j has ``Σ_d s_d·b_d = 2^j·elemBytes``, registers g+i are at ``addr(g) + i·elemBytes``
+for every thread. The run must be aligned: ``addr(g)`` is divisible by
+``min(D, 2^v(s_d)·2^v(b_d))`` over the other bases ``b`` (``2^v``: largest power of two
+dividing), which v·elemBytes must divide. A mask must be constant over the run: each run
+basis stays inside one aligned constancy block of the mask's axis info along every dim.
+
 Broadcast registers (zero register bases) reuse the canonical register's load and are
 not stored twice; when lanes or warps hold copies of one element (zero lane/warp
 bases) only the copy with those bits zero stores it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from xdsl.dialects.builtin import IntegerType, TensorType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -23,9 +37,18 @@ from ltc.dialects import tt
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width
 from ltc.lowering.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
-from ltc.passes.axis_info import alignment, mask_alignment
+from ltc.passes.axis_info import AxisInfo, alignment, mask_alignment
+from ltc.passes.strides import StrideAnalysis, Strides, pow2_divisor
 
-__all__ = ["MEMORY_HANDLERS", "contiguous_registers", "fastest_dim", "vector_width"]
+__all__ = [
+    "MEMORY_HANDLERS",
+    "contiguous_registers",
+    "fastest_dim",
+    "run_alignment",
+    "run_is_contiguous",
+    "spanning_width",
+    "vector_width",
+]
 
 
 def fastest_dim(layout: LinearLayout) -> int:
@@ -51,7 +74,8 @@ def contiguous_registers(layout: LinearLayout, dim: int) -> int:
 
 
 def vector_width(fl: FunctionLowering, op: Operation, layout: LinearLayout, bits: int) -> int:
-    """Elements per global access of ``op`` (a load or store) — see the module docstring."""
+    """Elements per global access of ``op`` (a load or store) — see the module docstring:
+    Triton's rule, or ltc's (:func:`spanning_width`) where that is wider."""
     o0 = fastest_dim(layout)
     vec = min(contiguous_registers(layout, o0), max(1, 128 // bits))
     if fl.axis is None:
@@ -60,7 +84,90 @@ def vector_width(fl: FunctionLowering, op: Operation, layout: LinearLayout, bits
     mask = _mask_operand(op)
     if mask is not None:
         vec = min(vec, mask_alignment(fl.axis.get(mask), o0))
-    return max(1, 1 << (vec.bit_length() - 1))
+    vec = max(1, 1 << (vec.bit_length() - 1))
+    return max(vec, spanning_width(fl, op, layout, bits))
+
+
+def _other_bases(layout: LinearLayout, run: int) -> Iterator[list[int]]:
+    """The bases (one component per tensor dim) of every input bit but registers 0..run-1."""
+    run_bits = run.bit_length() - 1
+    for name in layout.in_dim_names:
+        for i in range(layout.in_dim_size_log2(name)):
+            if name != "register" or i >= run_bits:
+                yield [layout.basis(name, i, out) for out in layout.out_dim_names]
+
+
+def run_is_contiguous(layout: LinearLayout, strides: Strides, run: int, elem_bytes: int) -> bool:
+    """Whether registers g..g+run-1 (g a multiple of ``run``) of every thread are at
+    ``addr(g) + i·elem_bytes``, for a pointer tensor of ``strides`` (bytes) in ``layout``
+    (module docstring: run bases disjoint in bits from all others, basis j one step of
+    ``2^j·elem_bytes``)."""
+    rank = len(layout.out_dim_names)
+    taken = [0] * rank
+    for b in _other_bases(layout, run):
+        for d in range(rank):
+            taken[d] |= b[d]
+    for j in range(run.bit_length() - 1):
+        b = [layout.basis("register", j, out) for out in layout.out_dim_names]
+        if any(b[d] & taken[d] for d in range(rank)):
+            return False
+        if sum(s * x for s, x in zip(strides.strides, b, strict=True)) != (1 << j) * elem_bytes:
+            return False
+        for d in range(rank):
+            taken[d] |= b[d]
+    return True
+
+
+def run_alignment(layout: LinearLayout, strides: Strides, run: int) -> int:
+    """A power of two dividing the address of the first element of every group of
+    ``run`` registers, for a pointer tensor of ``strides`` (bytes) in ``layout``: the
+    group's index along dim d is the XOR of ``b_d`` over the bases ``b`` of the other
+    register bits, lanes, warps and blocks that are set, so it is divisible by the least
+    ``2^v(b_d)``, and the address ``base + Σ_d s_d·i_d`` by the least ``2^v(s_d)·2^v(b_d)``."""
+    div = strides.divisibility
+    for b in _other_bases(layout, run):
+        for s, x in zip(strides.strides, b, strict=True):
+            if s and x:
+                div = min(div, pow2_divisor(s) * pow2_divisor(x))
+    return div
+
+
+def _mask_constant_over_run(layout: LinearLayout, mask_type: Attribute, mask_info: AxisInfo, run: int) -> bool:
+    """Whether a mask is equal on registers g..g+run-1: along every dim the run's register
+    bases stay below the (power-of-two part of the) mask's constancy, so each index of
+    the run falls in the same aligned constancy block."""
+    if not isinstance(mask_type, TensorType):
+        return True  # one scalar for all registers
+    for i in range(run.bit_length() - 1):
+        for d, out in enumerate(layout.out_dim_names):
+            if layout.basis("register", i, out) >= pow2_divisor(mask_info.constancy[d]):
+                return False
+    return True
+
+
+def spanning_width(fl: FunctionLowering, op: Operation, layout: LinearLayout, bits: int) -> int:
+    """Elements per global access by ltc's rule (module docstring): the longest run of
+    registers that is contiguous and aligned by the pointer's strides and under a
+    constant mask; 1 where nothing is proven."""
+    if fl.axis is None or bits % 8:
+        return 1
+    strides = StrideAnalysis(fl.axis).get(op.operands[0])
+    if strides is None or len(strides.strides) != len(layout.out_dim_names):
+        return 1
+    elem_bytes = bits // 8
+    mask = _mask_operand(op)
+    cap = min(max(1, 128 // bits), layout.in_dim_size("register"))
+    run = 1
+    while 2 * run <= cap:
+        nxt = 2 * run
+        if not run_is_contiguous(layout, strides, nxt, elem_bytes):
+            break
+        if run_alignment(layout, strides, nxt) % (nxt * elem_bytes):
+            break
+        if mask is not None and not _mask_constant_over_run(layout, mask.type, fl.axis.get(mask), nxt):
+            break
+        run = nxt
+    return run
 
 
 def _mask_operand(op: Operation) -> SSAValue | None:

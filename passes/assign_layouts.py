@@ -1,6 +1,8 @@
 """``ltc-assign-layouts``: ltc's whole layout pipeline under one name.
 
-In order: ``tritongpu-coalesce`` (memory-op anchors), ``tritongpu-accelerate-matmul``
+In order: ``tritongpu-coalesce`` (memory-op anchors; with ``span-rows=true``, the
+default, ltc's per-thread runs that span dims where the addresses are contiguous across
+them — see ``passes/coalesce.py``; ``span-rows=false`` is Triton's choice exactly), ``tritongpu-accelerate-matmul``
 (tensor-core anchors), ``tritongpu-remove-layout-conversions`` (propagation, conflicts,
 rematerialization, hoisting), ``tritongpu-reduce-data-duplication`` (blocked ->
 dot_op through shared memory) and a last canonicalization. The input must already carry
@@ -29,6 +31,8 @@ class AssignLayoutsPass(ModulePass):
     name = "ltc-assign-layouts"
 
     debug_layouts: bool = False
+    span_rows: bool = True
+    """Let coalescing give threads runs across dims (``CoalescePass.span_rows``)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ltc.passes.accelerate_matmul import AccelerateMatmulPass
@@ -36,7 +40,7 @@ class AssignLayoutsPass(ModulePass):
         from ltc.passes.reduce_data_duplication import ReduceDataDuplicationPass
 
         log = LayoutLog() if self.debug_layouts else None
-        CoalescePass().apply(ctx, op)
+        CoalescePass(span_rows=self.span_rows).apply(ctx, op)
         AccelerateMatmulPass().apply(ctx, op)
         remove_layout_conversions(ctx, op, log, cse=False)
         ReduceDataDuplicationPass().apply(ctx, op)

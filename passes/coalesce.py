@@ -15,6 +15,17 @@ info ``A`` of the pointer:
    its own (2), so that no write is wider than the access it can vectorize;
 4. ``sizePerThread[order[0]]`` = that, other dims 1, through Triton's blocked builder.
 
+That is Triton's rule, and the default. With ``span_rows`` (ltc's improvement, on in
+``ltc-assign-layouts``) a ``tt.load`` / ``tt.store`` whose pointer has constant strides
+that chain the dims of ``order`` back to back (``passes/strides.py``: ``r·k + c`` on a
+``[rows, k]`` tile) may give a thread a box that is full along ``order[0]`` and runs on
+along ``order[1]``, ...: one contiguous run in memory, e.g. ``sizePerThread = [4, 2]`` for
+``[512, 2] x f16`` (8 x f16 = one 128-bit access) where Triton's rule stops at ``[1, 2]``.
+The box holds at most ``128 / elemBits`` and ``numel / threads`` elements, its first
+address is provably a multiple of its size in bytes, and it is used only where it is
+longer than Triton's run; loads take the longest box of their slice group, stores their
+own.
+
 Each op's tensor operands are converted to the new layout, its tensor results retyped
 and converted back to their old layout (only where the layout differs: an op already
 in its coalesced layout is left alone).
@@ -23,7 +34,7 @@ in its coalesced layout is left alone).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
@@ -48,6 +59,7 @@ from ltc.encodings.base import CGALayout
 from ltc.encodings.blocked import BlockedEncoding, blocked_for_shape
 from ltc.passes.axis_info import AxisInfoAnalysis, contiguity_order, pointee_bits
 from ltc.passes.layout_ir import TARGET, ModuleConfig, convert_before, layout_of, retype, with_layout
+from ltc.passes.strides import StrideAnalysis, Strides, contiguous_dims, pow2_divisor
 
 __all__ = [
     "CoalescePass",
@@ -56,6 +68,7 @@ __all__ = [
     "coalesced_encoding",
     "elements_per_thread",
     "memory_pointer",
+    "spanning_sizes",
 ]
 
 _MEMORY_OPS = {
@@ -66,6 +79,10 @@ _MEMORY_OPS = {
     "ttg.async_copy_global_to_local": 0,
 }
 """Memory op -> index of the operand it accesses memory through (``getMemAccessPtr``)."""
+
+
+_SPANNING_OPS = frozenset({"tt.load", "tt.store"})
+"""Memory ops that may get a box spanning dims (atomics and async copies keep Triton's)."""
 
 
 def memory_pointer(op: Operation) -> SSAValue | None:
@@ -133,6 +150,39 @@ def elements_per_thread(
     if atomic is not None:
         cap = min(cap, atomic)
     return min(min(multiple, contig), cap)
+
+
+def spanning_sizes(
+    strides: Strides, shape: Sequence[int], order: Sequence[int], elem_bits: int, max_elements: int
+) -> tuple[int, ...]:
+    """The largest per-thread box (``sizePerThread``) that is one aligned contiguous run.
+
+    ``strides`` (bytes) of a pointer tensor of ``shape``; the box is filled along
+    ``order`` (full along a dim before the next one starts, only over the dims that
+    :func:`~ltc.passes.strides.contiguous_dims` chains) up to ``max_elements`` elements.
+    A blocked layout starts each thread's box at multiples of its sizes, so its first
+    address is ``b + Σ_d strides[d]·i_d`` with ``i_d`` a multiple of ``sizes[d]`` (0 where
+    the box is full): divisible by ``min(D, 2^v(strides[d])·sizes[d])``; the box shrinks
+    until its byte size divides that. All ones when nothing is contiguous."""
+    elem_bytes = max(elem_bits // 8, 1)
+    rank = len(shape)
+    chained = order[: contiguous_dims(strides.strides, shape, order, elem_bytes)]
+    cap = 1 << (max(max_elements, 1).bit_length() - 1)
+    while True:
+        sizes = [1] * rank
+        total = 1
+        for d in chained:
+            sizes[d] = max(1, min(shape[d], cap // total))
+            total *= sizes[d]
+            if sizes[d] < shape[d]:
+                break
+        start = strides.divisibility
+        for d in range(rank):
+            if sizes[d] < shape[d] and strides.strides[d]:
+                start = min(start, pow2_divisor(strides.strides[d]) * sizes[d])
+        if total == 1 or start >= total * elem_bytes:
+            return tuple(sizes)
+        cap = 1 << ((start // elem_bytes).bit_length() - 1) if start >= elem_bytes else 1
 
 
 def _slice_successors(op: Operation) -> Iterator[Operation]:
@@ -245,10 +295,13 @@ class CoalescePlanner:
     of each (slice, shape, order) group is remembered, so planning every op of a
     module costs about as much as one pass over it."""
 
-    def __init__(self, root: Operation, analysis: AxisInfoAnalysis | None = None):
+    def __init__(self, root: Operation, analysis: AxisInfoAnalysis | None = None, span_rows: bool = False):
         self.analysis = analysis if analysis is not None else AxisInfoAnalysis(root)
         self.slices = SliceIndex(root)
+        self.span_rows = span_rows
+        self.strides = StrideAnalysis(self.analysis)
         self._widths: dict[tuple, int] = {}
+        self._spans: dict[tuple, tuple[int, ...]] = {}
 
     def _group_width(self, op: Operation, shape: tuple[int, ...], order: tuple[int, ...], spc: tuple[int, ...]) -> int:
         """The widest access among the memory ops of ``op``'s slice with this shape and
@@ -269,8 +322,46 @@ class CoalescePlanner:
             self._widths[key] = width
         return width
 
+    def _own_span(
+        self, op: Operation, shape: tuple[int, ...], order: tuple[int, ...], max_elements: int
+    ) -> tuple[int, ...]:
+        """``spanning_sizes`` of ``op``'s pointer (all ones where it has no strides)."""
+        ptr = memory_pointer(op)
+        ones = (1,) * len(shape)
+        if ptr is None or op.name not in _SPANNING_OPS:
+            return ones
+        strides = self.strides.get(ptr)
+        bits = pointee_bits(ptr.type)
+        if strides is None or bits % 8:
+            return ones
+        return spanning_sizes(strides, shape, order, bits, min(max_elements, 128 // bits))
+
+    def _group_span(
+        self, op: Operation, shape: tuple[int, ...], order: tuple[int, ...], max_elements: int
+    ) -> tuple[int, ...]:
+        """The largest ``_own_span`` among the memory ops of ``op``'s slice with this shape
+        and order (``op`` included)."""
+        key = (id(self.slices.memory_ops(op)), shape, order, max_elements)
+        span = self._spans.get(key)
+        if span is None:
+            span = (1,) * len(shape)
+            for other in self.slices.memory_ops(op):
+                p = memory_pointer(other)
+                if (
+                    p is not None
+                    and isinstance(p.type, TensorType)
+                    and tuple(p.type.get_shape()) == shape
+                    and contiguity_order(self.analysis.get(p)) == order
+                ):
+                    own = self._own_span(other, shape, order, max_elements)
+                    if math.prod(own) > math.prod(span):
+                        span = own
+            self._spans[key] = span
+        return span
+
     def encoding(self, op: Operation, num_warps: int, threads_per_warp: int = 32) -> BlockedEncoding:
-        """The blocked layout Triton's ``buildCoalescedEncoding`` gives ``op``'s pointer."""
+        """The blocked layout Triton's ``buildCoalescedEncoding`` gives ``op``'s pointer
+        (with ``span_rows``, a longer box that spans dims where it exists)."""
         ptr = memory_pointer(op)
         assert ptr is not None and isinstance(ptr.type, TensorType)
         shape = tuple(ptr.type.get_shape())
@@ -286,14 +377,24 @@ class CoalescePlanner:
             per_thread = min(per_thread, own)
         size_per_thread = [1] * len(shape)
         size_per_thread[order[0]] = per_thread
+        if self.span_rows and spc == shape and op.name in _SPANNING_OPS:
+            max_elements = max(math.prod(shape) // (num_warps * threads_per_warp), 1)
+            if op.name == "tt.load" and isinstance(ptr, OpResult):
+                span = self._group_span(op, shape, order, max_elements)
+            else:
+                span = self._own_span(op, shape, order, max_elements)
+            if math.prod(span) > per_thread and span[order[0]] == shape[order[0]]:
+                size_per_thread = list(span)
         enc = blocked_for_shape(spc, size_per_thread, order, num_warps, threads_per_warp)
         return replace(enc, cga=cga) if cga.block_bases else enc
 
 
-def coalesced_encoding(op: Operation, num_warps: int, threads_per_warp: int = 32) -> BlockedEncoding:
+def coalesced_encoding(
+    op: Operation, num_warps: int, threads_per_warp: int = 32, span_rows: bool = False
+) -> BlockedEncoding:
     """The coalesced layout of one memory op (analysing its whole module; use a
     ``CoalescePlanner`` for several ops)."""
-    return CoalescePlanner(_root(op)).encoding(op, num_warps, threads_per_warp)
+    return CoalescePlanner(_root(op), span_rows=span_rows).encoding(op, num_warps, threads_per_warp)
 
 
 def _relayout(op: Operation, encoding: BlockedEncoding) -> None:
@@ -322,8 +423,11 @@ class CoalescePass(ModulePass):
 
     name = "tritongpu-coalesce"
 
+    span_rows: bool = False
+    """ltc's wider per-thread runs across dims (module doc); False is Triton's pass exactly."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        planner = CoalescePlanner(op)
+        planner = CoalescePlanner(op, span_rows=self.span_rows)
         plan: list[tuple[Operation, BlockedEncoding]] = []
         for mem in op.walk():
             ptr = memory_pointer(mem)

@@ -3,7 +3,10 @@
 For k in 1, 2, 4, 8, 16 and f8 / f16, ltc compiles the copy kernel's TTIR to PTX; every
 ``ld.global`` / ``st.global`` must be at least as wide as the target width
 (``copy_kernels.PAPER_TABLE2``, derived in its doc: 4k elements per thread, capped at 128
-bits), and the PTX must copy ``in`` to ``out`` in ltc's PTX simulator.
+bits), and the PTX must copy ``in`` to ``out`` in ltc's PTX simulator. Where the target
+needs a thread's run to span adjacent rows (offsets ``r·k + c`` are contiguous across rows:
+f8 k = 2, 4, 8 and f16 k = 2, 4), ltc gets there with ``ltc-assign-layouts``' default
+``span-rows=true`` and the vectorizer's run rule; Triton 3.9 does not.
 
 Skipped only while ``ltc.pipeline.compile_kernel`` does not exist (the lowering is not there
 yet); after that every failure is a real one.
@@ -25,21 +28,6 @@ from sass_stats import ptx_global_bits  # noqa: E402
 CASES = sorted(ck.PAPER_TABLE2)
 IDS = [f"512x{k}_{dtype}" for k, dtype in CASES]
 
-ROWS_NOT_SPANNED = {(2, "f8"), (4, "f8"), (8, "f8"), (2, "f16"), (4, "f16")}
-"""Cases whose target needs each thread's registers to span adjacent rows (offsets r·k + c
-are contiguous across rows): coalesce, like Triton 3.9's, sizes per-thread runs from
-per-dimension contiguity only, so ltc reaches Triton's width here, not the target. Strict
-xfail: the day coalesce spans rows these pass and must be moved out of this set."""
-
-WIDTH_CASES = [
-    pytest.param(
-        k, dtype, id=f"512x{k}_{dtype}",
-        marks=[pytest.mark.xfail(strict=True, reason="needs per-thread runs across rows")]
-        if (k, dtype) in ROWS_NOT_SPANNED else [],
-    )
-    for k, dtype in CASES
-]
-
 
 def _compile_kernel():  # noqa: ANN202
     try:
@@ -56,7 +44,7 @@ def _ltc_ptx(k: int, dtype: str) -> str:
                           name=f"copy_512x{k}_{dtype}.ttir")
 
 
-@pytest.mark.parametrize("k,dtype", WIDTH_CASES)
+@pytest.mark.parametrize("k,dtype", CASES, ids=IDS)
 def test_widths_at_least_target(k: int, dtype: str) -> None:
     widths = ck.copy_widths(_ltc_ptx(k, dtype))
     assert widths.loads, "no ld.global in ltc's PTX"
