@@ -237,14 +237,20 @@ class ThreadBuilder:
             return self.i32(constant)
         if not constant:
             return v
-        if not (bits & constant):
-            r = self._offset_value(v, constant, i32)
-            self._known[r] = bits | constant
-            return r
-        r = self._derive(("xorc", v, constant), lambda: self.value(llvm.XOrOp(v, self.i32(constant))))
-        x0, cols, c0 = self._linear[v]
-        self._linear[r] = (x0, cols, c0 ^ constant)
-        self._known[r] = bits | constant
+        # c ⊕ v = ((c ∧ bits) ⊕ v) + (c ∧ ¬bits): only the bits v can have are XORed
+        # (one shared XOR for every constant with the same overlap), the rest is added
+        # and so kept apart for address immediates
+        overlap, apart = constant & bits, constant & ~bits
+        if overlap:
+            x0, cols, c0 = self._linear[v]
+            xv = v
+            v = self._derive(("xorc", xv, overlap), lambda: self.value(llvm.XOrOp(xv, self.i32(overlap))))
+            self._linear[v] = (x0, cols, c0 ^ overlap)
+            self._known[v] = bits
+        if not apart:
+            return v
+        r = self._offset_value(v, apart, i32)
+        self._known[r] = bits | apart
         return r
 
     def bit_linear(self, x: SSAValue, columns: Sequence[int]) -> tuple[SSAValue | None, int]:

@@ -284,14 +284,13 @@ def _load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowe
 def _owner_predicate(fl: FunctionLowering, layout: LinearLayout) -> SSAValue | None:
     """True on the one thread of each group of lanes/warps that hold the same elements."""
     free = layout.free_variable_masks()
+    # one test of tid.x (= warp · 2^lane_bits + lane) covers both; a test of the warp
+    # index alone (tid >> 5) would be warp-uniform, which ptxas turns into branches
+    mask = free.get("lane", 0) | (free.get("warp", 0) << fl.lane_bits)
+    if not mask:
+        return None
     b = fl.b
-    pred: SSAValue | None = None
-    for dim, x in (("lane", fl.lane), ("warp", fl.warp)):
-        m = free.get(dim, 0)
-        if m:
-            c = b.icmp("eq", b.binary("and", x(), b.i32(m)), b.i32(0))
-            pred = c if pred is None else b.binary("and", pred, c)
-    return pred
+    return b.icmp("eq", b.binary("and", fl.tid(), b.i32(mask)), b.i32(0))
 
 
 def _store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:

@@ -183,3 +183,16 @@ def test_unused_values_are_removed_after_lowering() -> None:
     b.asm("st.global.b32 [$0], $1;", "l,r", [b.i32(0), kept])
     remove_dead_ops(b.block)
     assert _ops(b.block) == ["tid", "shl 0x3", "and 0x3c0", "inline_asm 0x0"]
+
+
+def test_constant_bits_outside_the_value_are_added_not_xored() -> None:
+    """``v ⊕ 0x2010`` and ``v ⊕ 0x3010`` with v ∈ {0, 0x10} share ``v ⊕ 0x10``; the
+    rest is an add (an address immediate for ptxas)."""
+    b, tid = _tid_builder()
+    before = len(_ops(b.block))
+    a1 = b.affine(tid, [0x10], 0x2010)
+    a2 = b.affine(tid, [0x10], 0x3010)
+    assert _ops(b.block)[before:] == ["shl 0x4", "and 0x10", "xor 0x10", "add 0x2000", "add 0x3000"]
+    for t in range(8):
+        assert _evaluate(b.block, tid, a1, t) == ((t & 1) << 4) ^ 0x2010
+        assert _evaluate(b.block, tid, a2, t) == ((t & 1) << 4) ^ 0x3010
