@@ -538,13 +538,27 @@ class ThreadBuilder:
             filled |= {i for i, (tw, _) in enumerate(targets) if tw == w}
         return acc
 
+    def unpacked_from(self, v: SSAValue) -> tuple[SSAValue, int, int] | None:
+        """``(word, k, count)`` when ``v`` is element ``k`` of ``count`` unpacked from ``word``."""
+        return self._unpacked.get(v)
+
+    def record_unpacked(self, v: SSAValue, word: SSAValue, k: int, count: int) -> None:
+        """Record ``v`` as element ``k`` of ``count`` taken out of ``word`` (so that packing
+        those elements in order gives ``word`` back)."""
+        self._unpacked[v] = (word, k, count)
+
     def unpack(self, word: SSAValue, t: Attribute, count: int) -> list[SSAValue]:
-        """``count`` elements of type ``t`` (low first) out of an integer ``word``."""
+        """``count`` elements of type ``t`` (low first) out of an integer ``word``; a byte of
+        an i32 is one ``prmt w, 0, 0x777k`` (zero-extended; a shift and a truncation are two
+        SASS instructions)."""
         bits = bit_width(t) if t != i1 else 8
         wbits = bit_width(word.type)
         out: list[SSAValue] = []
         for k in range(count):
-            x = word if not k else self.binary("lshr", word, self.const(word.type, k * bits))
+            if bits == 8 and wbits == 32 and k:
+                (x,) = self.asm(f"prmt.b32 $0, $1, 0, {0x7770 | k:#06x};", "=r,r", [word], [i32])
+            else:
+                x = word if not k else self.binary("lshr", word, self.const(word.type, k * bits))
             if bits < wbits:
                 x = self.cast("trunc", x, IntegerType(bits))
             if t == i1:

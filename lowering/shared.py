@@ -7,9 +7,11 @@ gives a shared-memory layout M. A thread's element at hardware position
 (r, lane, warp) lives at element offset ``M⁻¹(S(r)) ⊕ M⁻¹(S(lane)) ⊕ M⁻¹(S(warp))``
 (M and S linear), so every address is a constant per register group plus a
 :class:`ThreadAffine` of lane and warp bits. The plan with the fewest
-wavefronts, then the fewest shared instructions, then the fewest rounds wins —
-among those with no more shared instructions than ``ld/st.shared`` alone, so a
-matrix instruction never trades instructions for wavefronts.
+wavefronts, then the fewest instructions besides the data (shared accesses, two
+barriers per round, a ``prmt`` per word that must be repacked before it is
+stored: :func:`repacked_words`), then the fewest rounds wins — among those with
+no more shared instructions than ``ld/st.shared`` alone, so a matrix instruction
+never trades instructions for wavefronts.
 
 Per round (one value of the rep bits): the stores, a barrier, the loads; a
 barrier before the next round reuses the buffer. The barriers are
@@ -52,7 +54,7 @@ from ltc.lowering.swizzle import (
     plan_rank,
 )
 
-__all__ = ["plan_shared_memory", "candidate_tiles", "warp_local"]
+__all__ = ["candidate_tiles", "plan_shared_memory", "repacked_words", "warp_local"]
 
 STMATRIX_MIN_CC = 90
 LDMATRIX_MIN_CC = 80
@@ -101,7 +103,8 @@ def plan_shared_memory(
         plain = optimal_swizzling(src, dst, element_bits)
     except SwizzleError as e:
         raise PlanError(str(e)) from e
-    best = plain
+    best = _plan(src, dst, element_bits, plain)
+    best_key = _choice_key(plain, best)
     for ts in candidate_tiles(element_bits, store=True, **options):
         for td in candidate_tiles(element_bits, store=False, **options):
             if ts is PLAIN_TILE and td is PLAIN_TILE:
@@ -112,9 +115,42 @@ def plan_shared_memory(
                 continue
             # Matrix instructions only where they need no more instructions than
             # ld/st (which already match or beat Triton's count).
-            if s.instructions <= plain.instructions and plan_rank(s) < plan_rank(best):
-                best = s
-    return _plan(src, dst, element_bits, best)
+            if s.instructions > plain.instructions:
+                continue
+            plan = _plan(src, dst, element_bits, s)
+            key = _choice_key(s, plan)
+            if key < best_key:
+                best, best_key = plan, key
+    return best
+
+
+def repacked_words(plan: ConversionPlan) -> int:
+    """Stored 32-bit words that are not a source word as is: their sub-word elements are
+    not the registers ``k·per .. k·per + per − 1`` in order (per = elements per word), so
+    the thread packs them first (a ``prmt`` each). ``stmatrix`` rows of consecutive
+    registers need none; a vector set that skips register 1 repacks every word."""
+    per = 32 // plan.element_bits
+    if per <= 1:
+        return 0
+    count = 0
+    for ins in plan.instructions:
+        if isinstance(ins, (SharedStore, MatrixStore)):
+            for k in range(0, len(ins.src), per):
+                word = ins.src[k : k + per]
+                first = word[0].index
+                if any(r.file != "src" for r in word) or first % per or any(
+                    r.index != first + j for j, r in enumerate(word)
+                ):
+                    count += 1
+    return count
+
+
+def _choice_key(s: SwizzledSmem, plan: ConversionPlan) -> tuple[int, ...]:
+    """How candidates compare: bank conflicts, then wavefronts (``plan_rank``), then the
+    per-thread instructions the plan costs besides its data — shared accesses, two
+    barriers per round, a ``prmt`` per repacked word — then rounds and scratch."""
+    conflicts, wavefronts, instructions, rounds, scratch = plan_rank(s)
+    return (conflicts, wavefronts, instructions + 2 * rounds + repacked_words(plan), rounds, scratch)
 
 
 # ---------------------------------------------------------------- building

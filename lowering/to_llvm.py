@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Union
 
 from xdsl.context import Context
@@ -363,6 +363,8 @@ def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysi
 def lower_module(module: ModuleOp, target: str = "sm_90") -> None:
     """Lower every ``tt.func`` of ``module`` in place (see the module docstring)."""
     config = ModuleConfig.of(module)
+    # the code runs on the emit target: no instruction newer than it (stmatrix needs sm_90)
+    config = replace(config, capability=min(config.capability, int(target.removeprefix("sm_"))))
     if config.num_ctas != 1:
         raise LoweringError(module, "convert-tritongpu-to-llvm handles num-ctas = 1 only")
     shared = 0

@@ -27,7 +27,7 @@ from ltc import f2, to_linear_layout
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.broadcast import strip_register_broadcast
 from ltc.lowering.plan import Barrier, MatrixLoad, MatrixStore, Move, PlanError
-from ltc.lowering.shared import plan_shared_memory
+from ltc.lowering.shared import plan_shared_memory, repacked_words
 from ltc.lowering.simulate import simulate
 from ltc.lowering.swizzle import conflict_free_reachable, optimal_swizzling
 from tests.random_layouts import random_layout_pair
@@ -139,14 +139,18 @@ class Test_hand_counts:
     # (1,0),(2,0), warps (4,0),(8,0); COLS: registers (1,0),(2,0),(4,0),(0,16),
     # (0,32), lanes (8,0),(16,0),(32,0),(0,1),(0,2), warps (0,4),(0,8). 32
     # elements per thread, no shared register.
-    def test_transpose_f16_uses_ldmatrix_trans(self):
-        # .trans row = COLS lanes 2-4 = (32,0), (0,1), (0,2): all ROWS registers,
-        # so ROWS stores 4 × 128 bits and COLS loads 4 × ldmatrix.x4.trans.
+    def test_transpose_f16_uses_stmatrix_trans(self):
+        # Two plans of 8 instructions and 128 wavefronts: st.shared + ldmatrix.x4.trans
+        # (its .trans row = COLS lanes 2-4 = (32,0), (0,1), (0,2), so every stored word
+        # pairs src[r] with src[r+16]: 16 words repacked) and stmatrix.x4.trans, whose
+        # rows are ROWS's consecutive registers (the words as loaded), + 4 × 128-bit
+        # loads of COLS's consecutive registers. The second needs no repacking.
         plan, report = run(L(ROWS), L(COLS), 16)
-        assert counts(plan) == (((128, 4),), (), 0, 4, 1, 0)
+        assert counts(plan) == ((), ((128, 4),), 4, 0, 1, 0)
+        assert repacked_words(plan) == 0
         assert plan.scratch_bytes == 64 * 64 * 2
         assert report.wavefronts == 2 * 4 * 4 * 4  # 4 warps × 4 instructions × 4 phases, twice
-        assert all(i.trans for i in plan.instructions if isinstance(i, MatrixLoad))
+        assert all(i.trans for i in plan.instructions if isinstance(i, MatrixStore))
 
     def test_transpose_f32(self):
         # Vector (0,1), (0,2) (ROWS registers, COLS lanes 3, 4): 8 × 128-bit
@@ -156,10 +160,13 @@ class Test_hand_counts:
         assert plan.scratch_bytes == 64 * 64 * 4
 
     def test_transpose_i8(self):
-        # The word is filled with (0,4) (a COLS warp) and (0,1); then (0,2),
-        # (16,0) — COLS lanes — make 16 bytes: 2 stores; COLS loads bytes.
+        # st.shared fills its word with (0,4) (a COLS warp) and (0,1); then (0,2),
+        # (16,0) — COLS lanes — make 16 bytes: 2 stores of 8 repacked words. Two
+        # stmatrix.x4 (rows of byte pairs = consecutive registers) store the same
+        # 32 bytes as loaded, in as many instructions; COLS loads bytes either way.
         plan, _ = run(L(ROWS), L(COLS), 8)
-        assert counts(plan) == (((128, 2),), ((8, 32),), 0, 0, 1, 0)
+        assert counts(plan) == ((), ((8, 32),), 2, 0, 1, 0)
+        assert repacked_words(plan) == 0
         assert plan.scratch_bytes == 64 * 64
 
     def test_transpose_i64(self):
@@ -373,3 +380,22 @@ def test_plain_vectors_are_maximal(seed):
     c = plan.counts
     for by_bits in (c.shared_stores_by_bits, c.shared_loads_by_bits):
         assert min(bits for bits, _ in by_bits) >= want * pair.element_bits, pair.description
+
+
+def test_mma_to_dot_operand_f16_keeps_source_words() -> None:
+    """mma v2 → dot operand (opIdx 1, kWidth 2), 64×64 f16, 4 warps: 128-bit st.shared
+    would pair registers (8,0) apart (vector (8,0),(0,8),(0,16), not the register (0,1)
+    of each loaded word: 16 prmt), in 2 rounds (3 barriers); stmatrix stores the words
+    as they are and ldmatrix.trans hands back the (1,0) pairs the destination holds,
+    in 4 rounds of 2 KiB (Triton's plan, 7 barriers) — 16 repacks cost more than 4
+    barriers, so that one is chosen."""
+    mma = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>"
+    dot = f"#ttg.dot_op<{{opIdx = 1, parent = {mma}, kWidth = 2}}>"
+    src, dst = to_linear_layout(mma, (64, 64)), to_linear_layout(dot, (64, 64))
+    plan = plan_shared_memory(src, dst, 16)
+    assert (plan.counts.stmatrix, plan.counts.ldmatrix, plan.counts.barriers) == (4, 16, 7)
+    assert repacked_words(plan) == 0
+    assert plan.scratch_bytes == 2048
+    plain = plan_shared_memory(src, dst, 16, matrix_instructions=False)
+    assert (plain.counts.shared_stores, plain.counts.shared_loads, plain.counts.barriers) == (4, 16, 3)
+    assert repacked_words(plain) == 16
