@@ -188,8 +188,13 @@ class WordPacker:
         us = [self._unit(k) for k in units]
         if len(us) == 1 and self._identity(targets):
             return us[0]
+        return self._chain(us, [sel for sel, _ in self._steps(targets, len(us))])
+
+    def _chain(self, us: Sequence[SSAValue], selectors: Sequence[Selector]) -> SSAValue:
+        """Units ``us`` permuted into one word: step 0 permutes units 0 and 1 (or 0 with
+        itself), step k > 0 the word so far with unit k + 1."""
         acc: SSAValue | None = None
-        for sel, k in self._steps(targets, len(us)):
+        for k, sel in enumerate(selectors):
             if k == 0:
                 acc = self.permute(us[0], us[1] if len(us) > 1 else us[0], sel)
             else:
@@ -215,13 +220,8 @@ class WordPacker:
         units, targets = self._layout(options)
         us = [self._unit(k) for k in units]
         steps = [self._steps(t, len(us)) for t in targets]
-        acc: SSAValue | None = None
+        chosen: list[Selector] = []
         for k in range(len(steps[0])):
             sels = tuple(s[k][0] for s in steps)
-            sel: Selector = sels[0] if len(set(sels)) == 1 else selector(sels)
-            if k == 0:
-                acc = self.permute(us[0], us[1] if len(us) > 1 else us[0], sel)
-            else:
-                acc = self.permute(acc, us[k + 1], sel)  # type: ignore[arg-type]
-        assert acc is not None
-        return acc
+            chosen.append(sels[0] if len(set(sels)) == 1 else selector(sels))
+        return self._chain(us, chosen)

@@ -303,22 +303,29 @@ class CoalescePlanner:
         self._widths: dict[tuple, int] = {}
         self._spans: dict[tuple, tuple[int, ...]] = {}
 
+    def _group(self, op: Operation, shape: tuple[int, ...], order: tuple[int, ...]) -> Iterator[Operation]:
+        """The memory ops of ``op``'s slice (``op`` included) whose pointer tensor has
+        this shape and contiguity order."""
+        for other in self.slices.memory_ops(op):
+            p = memory_pointer(other)
+            if (
+                p is not None
+                and isinstance(p.type, TensorType)
+                and tuple(p.type.get_shape()) == shape
+                and contiguity_order(self.analysis.get(p)) == order
+            ):
+                yield other
+
     def _group_width(self, op: Operation, shape: tuple[int, ...], order: tuple[int, ...], spc: tuple[int, ...]) -> int:
         """The widest access among the memory ops of ``op``'s slice with this shape and
         order (``op`` included)."""
         key = (id(self.slices.memory_ops(op)), shape, order, spc)
         width = self._widths.get(key)
         if width is None:
-            width = 0
-            for other in self.slices.memory_ops(op):
-                p = memory_pointer(other)
-                if (
-                    p is not None
-                    and isinstance(p.type, TensorType)
-                    and tuple(p.type.get_shape()) == shape
-                    and contiguity_order(self.analysis.get(p)) == order
-                ):
-                    width = max(width, elements_per_thread(other, order, self.analysis, spc))
+            width = max(
+                (elements_per_thread(other, order, self.analysis, spc) for other in self._group(op, shape, order)),
+                default=0,
+            )
             self._widths[key] = width
         return width
 
@@ -345,17 +352,10 @@ class CoalescePlanner:
         span = self._spans.get(key)
         if span is None:
             span = (1,) * len(shape)
-            for other in self.slices.memory_ops(op):
-                p = memory_pointer(other)
-                if (
-                    p is not None
-                    and isinstance(p.type, TensorType)
-                    and tuple(p.type.get_shape()) == shape
-                    and contiguity_order(self.analysis.get(p)) == order
-                ):
-                    own = self._own_span(other, shape, order, max_elements)
-                    if math.prod(own) > math.prod(span):
-                        span = own
+            for other in self._group(op, shape, order):
+                own = self._own_span(other, shape, order, max_elements)
+                if math.prod(own) > math.prod(span):
+                    span = own
             self._spans[key] = span
         return span
 

@@ -13,7 +13,7 @@ import re
 from io import StringIO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -86,3 +86,19 @@ def op_lines(text: str) -> list[str]:
     """Normalised op lines of a module, without the function header (arg names and
     spacing there are the function op's business, not the dialect's)."""
     return [line for line in normalize(text) if not _FUNC_LINE.match(line)]
+
+
+def named_values(module: Operation) -> dict[str, SSAValue]:
+    """Every block argument and op result of ``module`` that has a name hint (``%x`` in
+    the text), by that name (the first one where a name repeats)."""
+    out: dict[str, SSAValue] = {}
+    for op in module.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.args:
+                    if a.name_hint:
+                        out.setdefault(a.name_hint, a)
+        for r in op.results:
+            if r.name_hint:
+                out.setdefault(r.name_hint, r)
+    return out

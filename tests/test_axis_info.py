@@ -12,9 +12,9 @@ import pathlib
 import re
 
 import pytest
-from xdsl.ir import SSAValue
 
 import ltc.pipeline as P
+from tests.dialect_helpers import named_values
 from ltc.passes.axis_info import (
     KMAX_DIVISOR,
     MAKE_RANGE_ZERO_DIVISIBILITY,
@@ -31,18 +31,6 @@ EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples" / "triton
 R0 = MAKE_RANGE_ZERO_DIVISIBILITY  # make_range starting at 0
 
 
-def _values(module) -> dict[str, SSAValue]:
-    out: dict[str, SSAValue] = {}
-    for op in module.walk():
-        for region in op.regions:
-            for block in region.blocks:
-                for a in block.args:
-                    if a.name_hint:
-                        out.setdefault(a.name_hint, a)
-        for r in op.results:
-            if r.name_hint:
-                out.setdefault(r.name_hint, r)
-    return out
 
 
 def analyse(body: str, args: str = "") -> dict[str, AxisInfo]:
@@ -50,7 +38,7 @@ def analyse(body: str, args: str = "") -> dict[str, AxisInfo]:
     text = f"module {{\n  tt.func public @k({args}) {{\n{body}\n    tt.return\n  }}\n}}\n"
     module = P.parse_module(text)
     analysis = AxisInfoAnalysis(module)
-    return {name: analysis.get(v) for name, v in _values(module).items()}
+    return {name: analysis.get(v) for name, v in named_values(module).items()}
 
 
 def info(contig, div, const, constant=None) -> AxisInfo:
@@ -436,7 +424,7 @@ def test_callee_arguments_take_the_gcd_over_call_sites():
 """
     module = P.parse_module(text)
     analysis = AxisInfoAnalysis(module)
-    vals = _values(module)
+    vals = named_values(module)
     assert analysis.get(vals["m"]) == info([1], [128], [1])
     assert analysis.get(vals["p"]) == info([1], [16], [1])
     assert analysis.get(vals["off"]) == info([1], [16], [1])  # gcd(128, 16)

@@ -8,25 +8,13 @@ Every expected value is worked out by hand from the definition ``v[i] = b + Σ_d
 from __future__ import annotations
 
 import pytest
-from xdsl.ir import SSAValue
 
 import ltc.pipeline as P
+from tests.dialect_helpers import named_values
 from ltc.passes.axis_info import KMAX_DIVISOR, AxisInfoAnalysis
 from ltc.passes.strides import StrideAnalysis, Strides, contiguous_dims, pow2_divisor
 
 
-def _values(module) -> dict[str, SSAValue]:  # noqa: ANN001
-    out: dict[str, SSAValue] = {}
-    for op in module.walk():
-        for region in op.regions:
-            for block in region.blocks:
-                for a in block.args:
-                    if a.name_hint:
-                        out.setdefault(a.name_hint, a)
-        for r in op.results:
-            if r.name_hint:
-                out.setdefault(r.name_hint, r)
-    return out
 
 
 def strides_of(body: str, args: str = "") -> dict[str, Strides | None]:
@@ -34,7 +22,7 @@ def strides_of(body: str, args: str = "") -> dict[str, Strides | None]:
     text = f"module {{\n  tt.func public @k({args}) {{\n{body}\n    tt.return\n  }}\n}}\n"
     module = P.parse_module(text)
     analysis = StrideAnalysis(AxisInfoAnalysis(module))
-    return {name: analysis.get(v) for name, v in _values(module).items()}
+    return {name: analysis.get(v) for name, v in named_values(module).items()}
 
 
 def _copy_offsets(k: int, pointee: str = "f16", row_factor: str = "%ck") -> str:
