@@ -38,7 +38,7 @@ from ltc.linear_layout import LinearLayout
 from ltc.lowering.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width
 from ltc.lowering.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 from ltc.passes.axis_info import AxisInfo, alignment, mask_alignment
-from ltc.passes.strides import StrideAnalysis, Strides, pow2_divisor
+from ltc.passes.strides import Strides, pow2_divisor
 
 __all__ = [
     "MEMORY_HANDLERS",
@@ -149,9 +149,9 @@ def spanning_width(fl: FunctionLowering, op: Operation, layout: LinearLayout, bi
     """Elements per global access by ltc's rule (module docstring): the longest run of
     registers that is contiguous and aligned by the pointer's strides and under a
     constant mask; 1 where nothing is proven."""
-    if fl.axis is None or bits % 8:
+    if fl.strides is None or bits % 8:
         return 1
-    strides = StrideAnalysis(fl.axis).get(op.operands[0])
+    strides = fl.strides.get(op.operands[0])
     if strides is None or len(strides.strides) != len(layout.out_dim_names):
         return 1
     elem_bytes = bits // 8

@@ -45,6 +45,7 @@ from ltc.dialects import tt
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.builder import GLOBAL_PTR, SHARED_PTR, ThreadBuilder
 from ltc.passes.axis_info import AxisInfoAnalysis
+from ltc.passes.strides import StrideAnalysis
 from ltc.passes.layout_ir import ModuleConfig, linear_layout_of
 
 __all__ = [
@@ -102,6 +103,7 @@ class FunctionLowering:
     values: dict[SSAValue, Lowered] = field(default_factory=dict)
     entry: Block | None = None
     axis: AxisInfoAnalysis | None = None
+    strides: StrideAnalysis | None = None
     shared_bytes: int = 0
     shared_used: bool = False
     _layouts: dict[Attribute, LinearLayout] = field(default_factory=dict)
@@ -341,7 +343,7 @@ def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysi
         if isinstance(a.type, TensorType):
             raise LoweringError(func, "kernel arguments must be scalars or pointers, not tensors")
     entry = Block(arg_types=arg_types)
-    fl = FunctionLowering(ThreadBuilder(entry), config, entry=entry, axis=axis)
+    fl = FunctionLowering(ThreadBuilder(entry), config, entry=entry, axis=axis, strides=StrideAnalysis(axis))
     for old, new in zip(func.body.block.args, entry.args, strict=True):
         fl.values[old] = new
     fl.lower_block(func.body.block)
