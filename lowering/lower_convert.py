@@ -54,7 +54,7 @@ from ltc.lowering.plan import (
     Shuffle,
     ThreadAffine,
 )
-from ltc.lowering.thread_index import affine_value, thread_columns, xor_of_bits
+from ltc.lowering.thread_index import affine_value, thread_columns
 from ltc.lowering.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 from ltc.lowering.word_pack import WordPacker, packable
 
@@ -169,7 +169,7 @@ class _PlanCode:
             if mask & (mask - 1) == 0:
                 bits = b.binary("and", tid, b.i32(mask))
             else:
-                bits, _ = xor_of_bits(b, tid, [mask >> i & 1 for i in range(mask.bit_length())])
+                bits, _ = b.bit_linear(tid, [mask >> i & 1 for i in range(mask.bit_length())])
             self._preds[mask] = b.icmp("ne", bits, b.i32(0))  # type: ignore[arg-type]
         return self._preds[mask]
 

@@ -41,7 +41,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.builder import ThreadBuilder, bit_width
-from ltc.lowering.thread_index import register_constants, xor_of_bits
+from ltc.lowering.thread_index import register_constants
 from ltc.lowering.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
 
 __all__ = ["REDUCE_HANDLERS", "ReducePlan", "ScanPlan", "combine_region", "reduce_plan", "scan_plan"]
@@ -328,8 +328,8 @@ class _Exchange:
                     cols.append(_linear(_drop(_basis(layout, dim, i), axis), self.shifts))
             return cols
 
-        lane_part, lane_bits = xor_of_bits(b, lane, off_axis("lane"))
-        warp_part, warp_bits = xor_of_bits(b, warp, off_axis("warp"))
+        lane_part, lane_bits = b.bit_linear(lane, off_axis("lane"))
+        warp_part, warp_bits = b.bit_linear(warp, off_axis("warp"))
         self.part, self.part_bits = _or_parts(b, (lane_part, lane_bits), (warp_part, warp_bits))
         row_part = b.binary("shl", row, b.i32(self.entries_log2)) if self.entries_log2 else row
         self.store_part, self.store_bits = _or_parts(
@@ -402,7 +402,7 @@ def _writer(b: ThreadBuilder, lane: SSAValue, lane_mask: int) -> SSAValue | None
 def _compact_bits(b: ThreadBuilder, x: SSAValue, bits: Sequence[int], width: int) -> SSAValue:
     """Σ_t bit_{bits[t]}(x) · 2^t (``width``: how many bits ``x`` has)."""
     cols = [1 << bits.index(i) if i in bits else 0 for i in range(width)]
-    v, _ = xor_of_bits(b, x, cols)
+    v, _ = b.bit_linear(x, cols)
     return v if v is not None else b.i32(0)
 
 

@@ -5,8 +5,8 @@ A layout L maps (register r, lane l, warp w) to a tensor index; dimension d of i
     L(r, l, w)[d] = L(r)[d] ⊕ (⊕_i l_i · L(lane_i)[d]) ⊕ (⊕_j w_j · L(warp_j)[d]),
 
 a per-register constant XOR a per-thread part that is the same for every register.
-:func:`xor_of_bits` computes such a per-thread part with few instructions (one
-shift-and-mask per bit displacement, see :meth:`ThreadBuilder.bit_linear`). The register
+:meth:`ThreadBuilder.bit_linear` computes such a per-thread part with few instructions
+(one shift-and-mask per bit displacement). The register
 constant is then *added* when its bits are disjoint from the part's (so ptxas folds it
 into address immediates), else XORed.
 """
@@ -20,13 +20,7 @@ from xdsl.ir import SSAValue
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.builder import ThreadBuilder
 
-__all__ = ["ThreadPart", "affine_value", "register_constants", "thread_columns", "thread_part", "xor_of_bits"]
-
-
-def xor_of_bits(b: ThreadBuilder, x: SSAValue, columns: Sequence[int]) -> tuple[SSAValue | None, int]:
-    """``⊕_i bit_i(x) · columns[i]`` as i32, and the OR of the bits it can have
-    (:meth:`ThreadBuilder.bit_linear`). Returns ``(None, 0)`` when every column is zero."""
-    return b.bit_linear(x, columns)
+__all__ = ["ThreadPart", "affine_value", "register_constants", "thread_columns", "thread_part"]
 
 
 class ThreadPart:
@@ -62,7 +56,7 @@ def thread_part(b: ThreadBuilder, layout: LinearLayout, tid: SSAValue, lane_bits
             dim: [layout.basis(dim, i, d) for i in range(layout.in_dim_size_log2(dim))] if layout.has_in_dim(dim) else []
             for dim in ("lane", "warp")
         }
-        v, m = xor_of_bits(b, tid, thread_columns(cols["lane"], cols["warp"], lane_bits))
+        v, m = b.bit_linear(tid, thread_columns(cols["lane"], cols["warp"], lane_bits))
         values.append(v)
         bits.append(m)
     return ThreadPart(values, bits)
@@ -83,7 +77,4 @@ def affine_value(
 ) -> SSAValue:
     """``constant ⊕ (⊕ lane_i·lane_cols[i]) ⊕ (⊕ warp_j·warp_cols[j])`` as i32 (a
     :class:`~ltc.lowering.plan.ThreadAffine`, evaluated per thread from ``tid.x``)."""
-    v, m = xor_of_bits(b, tid, thread_columns(lane_cols, warp_cols, lane_bits))
-    if v is None:
-        return b.i32(constant)
-    return ThreadPart([v], [m]).with_constant(b, 0, constant)
+    return b.affine(tid, thread_columns(lane_cols, warp_cols, lane_bits), constant)
