@@ -4,7 +4,7 @@ For every :class:`~convert_cases.ConvertCase` (``benchmarks/convert_cases.py``) 
 ``load (layout src) -> convert_layout -> store (layout dst)`` is compiled twice:
 
 * Triton: Triton 3.9's own PTX (``triton_convert.triton_convert_counts(case).ptx``),
-* ltc: ``ltc.pipeline.compile_kernel(ttgir, emit="ptx", target="sm_90")`` of the TTGIR
+* ltc: ``ltc.tools.pipeline.compile_kernel(ttgir, emit="ptx", target="sm_90")`` of the TTGIR
   Triton printed for that kernel (``triton_convert.kernel_ttgir(case)``),
 
 and both PTX texts are assembled by the same ``ptxas`` (``sass_stats.assemble``) and measured:
@@ -22,7 +22,7 @@ smem      scratch bytes: ltc's module ``ttg.shared`` (the ``global_smem[N]`` arr
           declares; above 48 KiB the array is ``.extern`` and N is read from the lowered
           module, ``compile_kernel(..., emit="mlir")``), Triton's ``metadata.shared``
 wavefr    shared-memory wavefronts executed by one CTA on random input (ltc's PTX
-          simulator, ``ltc.sim_cli.simulate_ptx``)
+          simulator, ``ltc.tools.sim_cli.simulate_ptx``)
 verdict   ``ok``, or ``WORSE:`` and the columns among sass, shared, bar, wavefr where ltc
           needs more than Triton; ``error`` where ltc failed on the case (cells ``err``),
           ``n/a`` while ltc has no ``compile_kernel``
@@ -62,7 +62,7 @@ from sass_stats import (  # noqa: E402
 )
 from triton_convert import kernel_ttgir, triton_convert_counts  # noqa: E402
 
-from ltc.convert_cli import DTYPE_BITS  # noqa: E402
+from ltc.tools.convert_cli import DTYPE_BITS  # noqa: E402
 
 TARGET = "sm_90"
 COMPARED = ("sass", "shared", "shfl", "bar", "smem", "wavefr")
@@ -70,7 +70,7 @@ COMPARED = ("sass", "shared", "shfl", "bar", "smem", "wavefr")
 VERDICT_COLUMNS = ("sass", "shared", "bar", "wavefr")
 """Columns where ltc needing more than Triton marks the case."""
 
-NOT_YET = "ltc.pipeline.compile_kernel does not exist yet"
+NOT_YET = "ltc.tools.pipeline.compile_kernel does not exist yet"
 
 _GLOBAL_SMEM = re.compile(r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+global_smem\[(\d+)\]")
 _EXTERN_SMEM = re.compile(r"\.extern\s+\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+global_smem\[\]")
@@ -93,9 +93,9 @@ def module_shared_bytes(mlir: str) -> int:
 
 
 def ltc_compile_kernel():  # noqa: ANN201 - returns the function or None
-    """``ltc.pipeline.compile_kernel``, or None while it does not exist."""
+    """``ltc.tools.pipeline.compile_kernel``, or None while it does not exist."""
     try:
-        from ltc.pipeline import compile_kernel
+        from ltc.tools.pipeline import compile_kernel
     except ImportError:
         return None
     return compile_kernel

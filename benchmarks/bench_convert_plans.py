@@ -32,9 +32,9 @@ sys.path.insert(0, str(HERE))  # xdsl installs a top-level 'benchmarks' package
 from convert_cases import CASES, ConvertCase  # noqa: E402
 
 from ltc import to_linear_layout  # noqa: E402
-from ltc.lowering.convert import plan_conversion  # noqa: E402
-from ltc.lowering.simulate import simulate  # noqa: E402
-from ltc.lowering.swizzle import conflict_free_reachable  # noqa: E402
+from ltc.lowering.plans.convert import plan_conversion  # noqa: E402
+from ltc.lowering.plans.simulate import simulate  # noqa: E402
+from ltc.lowering.plans.swizzle import conflict_free_reachable  # noqa: E402
 
 
 def ltc_row(case: ConvertCase) -> dict:

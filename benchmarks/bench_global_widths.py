@@ -4,7 +4,7 @@ For every ``k`` in :data:`copy_kernels.K_VALUES` and element type f8 / f16, prin
 
 * ``target``: :data:`copy_kernels.PAPER_TABLE2` (derived widths; see its doc),
 * ``triton``: the ``ld.global`` / ``st.global`` shapes in Triton 3.9's PTX,
-* ``ltc``: the same for ``ltc.pipeline.compile_kernel(copy_kernel_ttir(...), emit="ptx")``,
+* ``ltc``: the same for ``ltc.tools.pipeline.compile_kernel(copy_kernel_ttir(...), emit="ptx")``,
 * ``verdict``: ``OK`` when ltc's narrowest global access is at least as wide as the target,
   ``LOW`` otherwise; ``n/a`` when ltc has no ``compile_kernel`` yet or it failed,
 * ``copy``: whether ltc's PTX copies ``in`` to ``out`` in ltc's simulator (``--no-sim`` skips).
@@ -42,9 +42,9 @@ PAPER_DTYPE_ORDER = ("f8", "f16")
 
 
 def ltc_compile_kernel():  # noqa: ANN201 - returns the function or None
-    """``ltc.pipeline.compile_kernel``, or None while it does not exist."""
+    """``ltc.tools.pipeline.compile_kernel``, or None while it does not exist."""
     try:
-        from ltc.pipeline import compile_kernel
+        from ltc.tools.pipeline import compile_kernel
     except ImportError:
         return None
     return compile_kernel
@@ -67,7 +67,7 @@ def measure(k: int, dtype: str, *, simulate: bool = True) -> dict:
     compile_kernel = ltc_compile_kernel()
     row.update(ltc="n/a", ltc_bits=None, verdict="n/a", copy="n/a", error=None)
     if compile_kernel is None:
-        row["error"] = "ltc.pipeline.compile_kernel does not exist yet"
+        row["error"] = "ltc.tools.pipeline.compile_kernel does not exist yet"
         return row
     try:
         ptx = compile_kernel(copy_kernel_ttir(ROWS, k, dtype), emit="ptx", target="sm_90",

@@ -11,7 +11,7 @@ What is timed (the fastest of N runs; the minimum is robust to a busy machine):
    the baseline the reader improves on), ``print_module``, ``verify_module``; Triton's
    ``ir.parse_mlir_module`` and ``module.str()``. Figures are ops per second.
 2. Every example kernel (``examples/triton/*.ttir|*.ttgir``): ms for ``ltc-opt`` with
-   no passes, in process (``ltc.opt.run`` with ``io.StringIO`` streams: read, parse,
+   no passes, in process (``ltc.tools.opt.run`` with ``io.StringIO`` streams: read, parse,
    verify, print), and ms for Triton's parse + print of the same file.
 
 Triton's columns read ``n/a`` where Triton is not installed. Run from the repository
@@ -146,7 +146,7 @@ class FileRow:
 
 
 def example_rows(repeat: int, triton: TritonIR | None) -> list[FileRow]:
-    from ltc.opt import run as ltc_opt
+    from ltc.tools.opt import run as ltc_opt
 
     rows = []
     for path in sorted(glob.glob(os.path.join(EXAMPLES, "*.ttir")) + glob.glob(os.path.join(EXAMPLES, "*.ttgir"))):

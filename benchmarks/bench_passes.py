@@ -13,7 +13,7 @@ module (``synthetic_ir.py``) of each ``--sizes`` op count.  Columns:
 * ``cvt ltc`` / ``cvt triton``: ``ttg.convert_layout`` ops left by ltc's
   ``convert-triton-to-tritongpu{num-warps target},ltc-assign-layouts`` and by Triton's own
   ``make_ttgir`` (whole TTGIR stage, cached in ``benchmarks/.cache``);
-* ``ltc ms``: ``ltc.pipeline.run_pipeline`` of that spec on an already parsed module
+* ``ltc ms``: ``ltc.tools.pipeline.run_pipeline`` of that spec on an already parsed module
   (parsing and printing excluded; the result verified, as run_pipeline does), best of
   ``--repeat`` runs, each on a fresh parse;
 * ``triton ms``: Triton's layout passes alone (``triton_pipeline.LAYOUT_PASSES``:
@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE))  # xdsl installs a top-level 'benchmarks' package
 import triton_pipeline as tp  # noqa: E402
 from synthetic_ir import synthetic_module  # noqa: E402
 
-import ltc.pipeline as P  # noqa: E402
+import ltc.tools.pipeline as P  # noqa: E402
 
 TIME_RATIO_TARGET = 3.0
 SCALING_SLACK = 1.2

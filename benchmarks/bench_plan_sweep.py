@@ -23,10 +23,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ltc.lowering.convert import plan_conversion  # noqa: E402
-from ltc.lowering.shuffle import shuffle_round_bound  # noqa: E402
-from ltc.lowering.simulate import simulate  # noqa: E402
-from ltc.lowering.swizzle import conflict_free_reachable  # noqa: E402
+from ltc.lowering.plans.convert import plan_conversion  # noqa: E402
+from ltc.lowering.plans.shuffle import shuffle_round_bound  # noqa: E402
+from ltc.lowering.plans.simulate import simulate  # noqa: E402
+from ltc.lowering.plans.swizzle import conflict_free_reachable  # noqa: E402
 from tests.random_layouts import FAMILIES, random_layout_pair  # noqa: E402
 
 

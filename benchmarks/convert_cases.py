@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ltc.convert_cli import DTYPE_BITS
+from ltc.tools.convert_cli import DTYPE_BITS
 
 DTYPES: tuple[str, ...] = tuple(DTYPE_BITS)
 """Element types a case may use (``ltc-layout convert --dtype``'s; fp8 as in ``tt``)."""

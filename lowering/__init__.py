@@ -21,8 +21,8 @@ Modules, one idea each:
 Example::
 
     from ltc import to_linear_layout
-    from ltc.lowering.convert import plan_conversion
-    from ltc.lowering.simulate import simulate
+    from ltc.lowering.plans.convert import plan_conversion
+    from ltc.lowering.plans.simulate import simulate
 
     plan = plan_conversion(to_linear_layout(SRC, [64, 64]), to_linear_layout(DST, [64, 64]), 16)
     print(plan.kind, plan.counts, simulate(plan).exact)

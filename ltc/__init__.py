@@ -26,7 +26,7 @@ def __getattr__(name: str):
     # ltc.simulate_ptx lives in a driver module that needs lark; import it on
     # first use so that `import ltc` stays numpy-only (hence not in __all__).
     if name == "simulate_ptx":
-        from ltc.sim_cli import simulate_ptx
+        from ltc.tools.sim_cli import simulate_ptx
 
         return simulate_ptx
     raise AttributeError(f"module 'ltc' has no attribute '{name}'")

@@ -49,7 +49,7 @@ from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.linear import LinearEncoding
-from ltc.locality import conversion_locality
+from ltc.lowering.plans.locality import conversion_locality
 from ltc.passes.layout_ir import convert_before, encoding_of_type, layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import (
     OpKind,
@@ -63,7 +63,7 @@ from ltc.passes.layout_rules import (
 
 __all__ = ["LayoutEngine", "LayoutLog", "convert_cost", "value_name", "walk_values"]
 
-# Price per byte of each conversion kind (ltc.locality.conversion_locality).
+# Price per byte of each conversion kind (ltc.lowering.plans.locality.conversion_locality).
 KIND_PRICE = {"noop": 0.0, "registers": 1.0, "warp": 16.0, "cta": 32.0, "cross-cta": 64.0}
 
 

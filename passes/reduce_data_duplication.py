@@ -45,7 +45,7 @@ from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.encodings.shared import SwizzledSharedEncoding, shape_per_cta
 from ltc.linear_layout import LayoutError, LinearLayout
-from ltc.locality import trivial_over
+from ltc.lowering.plans.locality import trivial_over
 from ltc.passes.accelerate_matmul import order_for_memory
 from ltc.passes.layout_ir import encoding_of_type, linear_layout_of, tensor_shape
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import pytest
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 from ltc.dialects.tt import DotOp
 from ltc.dialects.ttg import LocalAllocOp, MemDescType
 from ltc.dialects.ttng import WarpGroupDotOp

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 from tests.dialect_helpers import named_values
 from ltc.passes.axis_info import (
     KMAX_DIVISOR,

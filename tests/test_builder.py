@@ -13,7 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Block, SSAValue
 
-from ltc.lowering.builder import ThreadBuilder
+from ltc.lowering.llvm.builder import ThreadBuilder
 
 MASK = 0xFFFFFFFF
 THREADS = 256
@@ -158,7 +158,7 @@ def test_known_non_negative_index_is_zero_extended_once() -> None:
     """A GEP by a non-negative i32 (bit 31 impossible) widens it with one zext, shared
     by every GEP of that index; an index of unknown sign stays as it is (sign-extended
     by the GEP)."""
-    from ltc.lowering.builder import GLOBAL_PTR
+    from ltc.lowering.llvm.builder import GLOBAL_PTR
     from xdsl.dialects.builtin import f16
 
     b, tid = _tid_builder()
@@ -175,7 +175,7 @@ def test_known_non_negative_index_is_zero_extended_once() -> None:
 
 
 def test_unused_values_are_removed_after_lowering() -> None:
-    from ltc.lowering.to_llvm import remove_dead_ops
+    from ltc.lowering.llvm.to_llvm import remove_dead_ops
 
     b, tid = _tid_builder()
     row = b.binary("and", b.binary("lshr", tid, b.i32(3)), b.i32(15))

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from ltc.cli import layout_main
-from ltc.convert_cli import JSON_KEYS
+from ltc.tools.layout_cli import layout_main
+from ltc.tools.convert_cli import JSON_KEYS
 
 REG_A = (
     "#ttg.linear<{register = [[0, 1], [0, 2], [1, 0]], lane = [[0, 4], [0, 8], [0, 16], [2, 0], [4, 0]], "
@@ -108,7 +108,7 @@ class Test_convert_cli:
 
     def test_console_script(self):
         proc = subprocess.run(
-            [sys.executable, "-m", "ltc.cli", "convert", REG_A, REG_B, "--shape", "8x32", "--dtype", "f32", "--json"],
+            [sys.executable, "-m", "ltc.tools.layout_cli", "convert", REG_A, REG_B, "--shape", "8x32", "--dtype", "f32", "--json"],
             capture_output=True,
             text=True,
         )

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import ltc
-from ltc.cli import layout_main
+from ltc.tools.layout_cli import layout_main
 from ltc.encodings import registered_encodings
 from ltc.linear_layout import LinearLayout
 
@@ -323,12 +323,12 @@ def test_usage_errors_exit_2(capsys):
 
 
 def test_internal_error_is_reported_not_raised(capsys, monkeypatch):
-    import ltc.layout_view
+    import ltc.tools.layout_view
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(ltc.layout_view, "render_table", broken)
+    monkeypatch.setattr(ltc.tools.layout_view, "render_table", broken)
     code, out, err = run(capsys, BLOCKED, "--shape", "8x16", "--table")
     assert code == 3 and out == ""
     assert err == "ltc-layout: internal error: RuntimeError: boom second line\n"
@@ -387,7 +387,7 @@ def test_swizzled_shared_svg_coloured_by_bank(capsys):
 
 # ------------------------------------------------------- layout_view direct
 def test_elements_nobody_holds_read_dash():
-    from ltc.layout_view import render_table
+    from ltc.tools.layout_view import render_table
 
     layout = LinearLayout.from_bases(
         {"register": [[0, 1]], "lane": [[0, 0]], "warp": [], "block": []}, {"dim0": 2, "dim1": 2}
@@ -402,7 +402,7 @@ def test_elements_nobody_holds_read_dash():
 
 
 def test_coupled_kernel_vector_is_described_jointly():
-    from ltc.layout_view import render_table
+    from ltc.tools.layout_view import render_table
 
     # register=1 and lane=1 both map to (0, 1): the kernel is register=1 XOR lane=1.
     layout = LinearLayout.from_bases(

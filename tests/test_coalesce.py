@@ -23,7 +23,7 @@ import tempfile
 
 import pytest
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 from ltc.encodings.blocked import BlockedEncoding
 from ltc.passes.coalesce import CoalescePass, memory_pointer
 from ltc.passes.layout_ir import layout_of

@@ -29,7 +29,7 @@ class Test_Template:
     @pytest.mark.parametrize("k", ck.K_VALUES)
     @pytest.mark.parametrize("dtype", ["f8", "f16"])
     def test_ltc_parses(self, k: int, dtype: str) -> None:
-        from ltc.pipeline import parse_module
+        from ltc.tools.pipeline import parse_module
 
         module = parse_module(ck.copy_kernel_ttir(ck.ROWS, k, dtype))
         text = str(module)

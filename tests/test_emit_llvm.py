@@ -1,4 +1,4 @@
-"""The LLVM IR emitter (ltc.lowering.emit_llvm) on the hand-written lowered modules of
+"""The LLVM IR emitter (ltc.lowering.emit.llvm_ir) on the hand-written lowered modules of
 ``tests/test_emit_ptx.py``.
 
 Every module's LLVM IR must pass ``llvm-as``, compile with LLVM 14's ``llc
@@ -16,8 +16,8 @@ from importlib.util import find_spec
 
 import pytest
 
-from ltc.lowering.emit_common import EmitError
-from ltc.lowering.emit_llvm import _escape, _float_literal, emit_llvm_ir
+from ltc.lowering.emit.common import EmitError
+from ltc.lowering.emit.llvm_ir import _escape, _float_literal, emit_llvm_ir
 from tests.test_emit_ptx import (
     MODULES,
     SEMANTIC_CASTS,
@@ -375,8 +375,8 @@ def test_addressof_needs_the_global() -> None:
 # The same elementwise kernels and exact references as tests/test_emit_ptx.py.
 
 needs_llc_and_simulator = pytest.mark.skipif(
-    shutil.which("llc") is None or find_spec("ltc.lowering.ptx_sim") is None,
-    reason="needs LLVM 14 llc and ltc's PTX simulator (ltc.lowering.ptx_sim)",
+    shutil.which("llc") is None or find_spec("ltc.lowering.ptxsim.machine") is None,
+    reason="needs LLVM 14 llc and ltc's PTX simulator (ltc.lowering.ptxsim.machine)",
 )
 
 

@@ -1,4 +1,4 @@
-"""The PTX emitter (ltc.lowering.emit_ptx) on hand-written lowered modules.
+"""The PTX emitter (ltc.lowering.emit.ptx) on hand-written lowered modules.
 
 Each module covers one area of the lowered-IR contract (memory through inline asm,
 structured control flow, intrinsics, shared memory, casts, compares, arithmetic).
@@ -7,7 +7,7 @@ characteristic lines (compare ops, rounding modifiers, operand orders, directive
 checked against tables written here from the PTX ISA, not from the emitter. Elementwise
 kernels (every cast, compare, integer and float op on edge-case values), a loop kernel,
 shuffles, shared memory and the vector add also run in ltc's PTX simulator
-(``ltc.lowering.ptx_sim``; skipped without it) against exact references computed here.
+(``ltc.lowering.ptxsim.machine``; skipped without it) against exact references computed here.
 ``tests/test_emit_llvm.py`` runs the same modules through the LLVM IR emitter.
 """
 
@@ -30,8 +30,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from ltc.dialects.context import triton_context
-from ltc.lowering.emit_common import EmitError, signed_value
-from ltc.lowering.emit_ptx import emit_ptx
+from ltc.lowering.emit.common import EmitError, signed_value
+from ltc.lowering.emit.ptx import emit_ptx
 
 # -- building modules -----------------------------------------------------------------------
 
@@ -473,7 +473,7 @@ def ptxas_errors(ptx: str, arch: str) -> str | None:
 
 needs_ptxas = pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas (CUDA) is not on PATH")
 needs_simulator = pytest.mark.skipif(
-    find_spec("ltc.lowering.ptx_sim") is None, reason="ltc's PTX simulator (ltc.lowering.ptx_sim) is not there"
+    find_spec("ltc.lowering.ptxsim.machine") is None, reason="ltc's PTX simulator (ltc.lowering.ptxsim.machine) is not there"
 )
 
 
@@ -1006,8 +1006,8 @@ def elementwise_kernel(ins: list[str], out: str, ops: list[str]) -> str:
 
 def simulate(ptx: str, inputs: list[np.ndarray], out: str) -> np.ndarray:
     """Run an elementwise kernel's PTX in ltc's simulator; the output array."""
-    sim = pytest.importorskip("ltc.lowering.ptx_sim", reason="ltc's PTX simulator is not there")
-    from ltc.lowering.ptx_parse import parse_ptx
+    sim = pytest.importorskip("ltc.lowering.ptxsim.machine", reason="ltc's PTX simulator is not there")
+    from ltc.lowering.ptxsim.parse import parse_ptx
 
     result = np.zeros(N_THREADS, dtype=NP_DTYPE[out])
     try:
@@ -1346,8 +1346,8 @@ def test_vector_add_semantics(arch: str) -> None:
 
 
 def check_vector_add(ptx: str) -> None:
-    from ltc.lowering.ptx_parse import parse_ptx
-    from ltc.lowering.ptx_sim import run_kernel
+    from ltc.lowering.ptxsim.parse import parse_ptx
+    from ltc.lowering.ptxsim.machine import run_kernel
 
     n = 1000
     rng = np.random.default_rng(0)
@@ -1361,8 +1361,8 @@ def check_vector_add(ptx: str) -> None:
 
 @needs_simulator
 def test_shared_exchange_semantics() -> None:
-    from ltc.lowering.ptx_parse import parse_ptx
-    from ltc.lowering.ptx_sim import run_kernel
+    from ltc.lowering.ptxsim.parse import parse_ptx
+    from ltc.lowering.ptxsim.machine import run_kernel
 
     for name in ("shared_static", "shared_dynamic"):
         out = np.zeros(128, dtype=np.int32)
@@ -1397,8 +1397,8 @@ def test_loop_semantics(arch: str) -> None:
 
 
 def check_loops(ptx: str) -> None:
-    from ltc.lowering.ptx_parse import parse_ptx
-    from ltc.lowering.ptx_sim import run_kernel
+    from ltc.lowering.ptxsim.parse import parse_ptx
+    from ltc.lowering.ptxsim.machine import run_kernel
 
     module = parse_ptx(ptx)
     for n in (0, 1, 2, 5, 8):
@@ -1442,8 +1442,8 @@ def test_shuffle_semantics(arch: str) -> None:
 
 
 def check_shuffles(ptx: str) -> None:
-    from ltc.lowering.ptx_parse import parse_ptx
-    from ltc.lowering.ptx_sim import run_kernel
+    from ltc.lowering.ptxsim.parse import parse_ptx
+    from ltc.lowering.ptxsim.machine import run_kernel
 
     out = np.zeros(256, dtype=np.int32)
     run_kernel(parse_ptx(ptx), (1, 1, 1), [out])

@@ -16,7 +16,7 @@ import pathlib
 
 import pytest
 
-from ltc.opt import run
+from ltc.tools.opt import run
 from tests import oracle
 from tests.ir_text import normalize
 

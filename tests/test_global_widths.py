@@ -8,7 +8,7 @@ needs a thread's run to span adjacent rows (offsets ``r·k + c`` are contiguous 
 f8 k = 2, 4, 8 and f16 k = 2, 4), ltc gets there with ``ltc-assign-layouts``' default
 ``span-rows=true`` and the vectorizer's run rule; Triton 3.9 does not.
 
-Skipped only while ``ltc.pipeline.compile_kernel`` does not exist (the lowering is not there
+Skipped only while ``ltc.tools.pipeline.compile_kernel`` does not exist (the lowering is not there
 yet); after that every failure is a real one.
 """
 
@@ -31,9 +31,9 @@ IDS = [f"512x{k}_{dtype}" for k, dtype in CASES]
 
 def _compile_kernel():  # noqa: ANN202
     try:
-        from ltc.pipeline import compile_kernel
+        from ltc.tools.pipeline import compile_kernel
     except ImportError:  # also raised for a name the module lacks
-        pytest.skip("ltc.pipeline.compile_kernel does not exist yet (the lowering to PTX is not written)")
+        pytest.skip("ltc.tools.pipeline.compile_kernel does not exist yet (the lowering to PTX is not written)")
     return compile_kernel
 
 

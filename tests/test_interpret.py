@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 from ltc.passes.interpret import InterpretError, run_function, run_kernel
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples" / "triton"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 from tests.test_interpret import CASES, EXAMPLES, run_case
 
 SEED = 2

@@ -20,7 +20,7 @@ from ltc.encodings.shape_rules import (
     split_encoding,
     trans_encoding,
 )
-from ltc.opt import run
+from ltc.tools.opt import run
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples" / "triton"
 MMA_V2 = ltc.parse_encoding(

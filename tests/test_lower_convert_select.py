@@ -1,5 +1,5 @@
 """Lane-dependent selects and sub-word words in the lowering of conversion plans
-(``ltc.lowering.lower_convert``, ``ltc.lowering.word_pack``): the predicate basis, exact
+(``ltc.lowering.llvm.convert_layout``, ``ltc.lowering.llvm.word_pack``): the predicate basis, exact
 select / compare / permute counts of small hand-written plans, and kernels whose plans
 select per lane, run in the PTX simulator."""
 
@@ -15,13 +15,13 @@ from xdsl.dialects.builtin import IntegerType, i32
 from xdsl.ir import Block
 
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.builder import ThreadBuilder
-from ltc.lowering.convert import plan_conversion
-from ltc.lowering.lower_convert import lower_plan, select_basis
-from ltc.lowering.plan import ConversionPlan, PlanStep, Reg, Select, SharedStore, ThreadAffine
-from ltc.lowering.to_llvm import FunctionLowering
+from ltc.lowering.llvm.builder import ThreadBuilder
+from ltc.lowering.plans.convert import plan_conversion
+from ltc.lowering.llvm.convert_layout import lower_plan, select_basis
+from ltc.lowering.plans.plan import ConversionPlan, PlanStep, Reg, Select, SharedStore, ThreadAffine
+from ltc.lowering.llvm.to_llvm import FunctionLowering
 from ltc.passes.layout_ir import ModuleConfig
-from ltc.pipeline import compile_kernel
+from ltc.tools.pipeline import compile_kernel
 
 
 i8 = IntegerType(8)

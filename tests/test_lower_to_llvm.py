@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ltc.lowering.convert import plan_conversion
-from ltc.lowering.to_llvm import LoweringError, lower_module
+from ltc.lowering.plans.convert import plan_conversion
+from ltc.lowering.llvm.to_llvm import LoweringError, lower_module
 from ltc.passes.layout_ir import linear_layout_of
-from ltc.pipeline import PipelineError, compile_kernel, parse_module
+from ltc.tools.pipeline import PipelineError, compile_kernel, parse_module
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -178,7 +178,7 @@ def test_unsupported_op_is_a_diagnostic(tmp_path: Path) -> None:
     """ltc-opt --emit ptx on a kernel with an op the lowering lacks: file:line:col, exit 1."""
     src = ROOT / "examples" / "triton" / "matmul.ttgir"
     proc = subprocess.run(
-        [sys.executable, "-m", "ltc.opt", str(src), "--emit", "ptx"], capture_output=True, text=True
+        [sys.executable, "-m", "ltc.tools.opt", str(src), "--emit", "ptx"], capture_output=True, text=True
     )
     assert proc.returncode == 1, proc.stderr
     first = proc.stderr.splitlines()[0]

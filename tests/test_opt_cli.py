@@ -9,7 +9,7 @@ traceback, and ``-o`` neither created nor truncated. Positions follow MLIR's
 conventions (an op is reported at its name; a missing token after the last token;
 an undefined value at its first use) and were checked by hand against the files.
 
-Most tests call ``ltc.opt.run`` in-process with ``io.StringIO`` streams (fast); a few
+Most tests call ``ltc.tools.opt.run`` in-process with ``io.StringIO`` streams (fast); a few
 run the installed ``ltc-opt`` script, to prove the exit statuses and the absence of
 tracebacks through the real entry point.
 """
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from xdsl.passes import ModulePass
 
-from ltc import opt
+from ltc.tools import opt
 from ltc.passes import registry
 from tests import oracle
 

@@ -191,7 +191,7 @@ def _ltc_ttgir(name: str, num_warps: int, capability: int) -> str:
 
 @lru_cache(maxsize=None)
 def _ltc_compile(name: str, num_warps: int, capability: int) -> str:
-    import ltc.pipeline as P
+    import ltc.tools.pipeline as P
 
     return P.compile(tp.example_ttir(name), ltc_spec(num_warps, capability), name=f"{name}.ttir")
 

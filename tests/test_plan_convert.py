@@ -9,14 +9,14 @@ import pytest
 
 from ltc import to_linear_layout
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.convert import (
+from ltc.lowering.plans.convert import (
     classify_conversion,
     plan_conversion,
     plan_register_permutation,
     trivial_over,
 )
-from ltc.lowering.plan import Move, PlanError, Select
-from ltc.lowering.simulate import simulate, thread_elements
+from ltc.lowering.plans.plan import Move, PlanError, Select
+from ltc.lowering.plans.simulate import simulate, thread_elements
 from tests.random_layouts import distributed, random_layout_pair
 
 OUT = {"dim0": 8, "dim1": 32}

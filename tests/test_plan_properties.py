@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ltc import to_linear_layout
-from ltc.lowering.convert import classify_conversion, plan_conversion
-from ltc.lowering.shuffle import shuffle_round_bound
-from ltc.lowering.simulate import simulate
-from ltc.lowering.swizzle import conflict_free_reachable
+from ltc.lowering.plans.convert import classify_conversion, plan_conversion
+from ltc.lowering.plans.shuffle import shuffle_round_bound
+from ltc.lowering.plans.simulate import simulate
+from ltc.lowering.plans.swizzle import conflict_free_reachable
 from tests.random_layouts import FAMILIES, random_layout_pair
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)

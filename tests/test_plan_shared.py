@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 
 from ltc import f2, to_linear_layout
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.broadcast import strip_register_broadcast
-from ltc.lowering.plan import Barrier, MatrixLoad, MatrixStore, Move, PlanError
-from ltc.lowering.shared import plan_shared_memory, repacked_words
-from ltc.lowering.simulate import simulate
-from ltc.lowering.swizzle import conflict_free_reachable, optimal_swizzling
+from ltc.lowering.plans.broadcast import strip_register_broadcast
+from ltc.lowering.plans.plan import Barrier, MatrixLoad, MatrixStore, Move, PlanError
+from ltc.lowering.plans.shared import plan_shared_memory, repacked_words
+from ltc.lowering.plans.simulate import simulate
+from ltc.lowering.plans.swizzle import conflict_free_reachable, optimal_swizzling
 from tests.random_layouts import random_layout_pair
 
 MMA2 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>"

@@ -14,15 +14,15 @@ from hypothesis import strategies as st
 
 from ltc import f2, to_linear_layout
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.plan import Move, PlanError, Select, Shuffle
-from ltc.lowering.shuffle import (
+from ltc.lowering.plans.plan import Move, PlanError, Select, Shuffle
+from ltc.lowering.plans.shuffle import (
     is_warp_local,
     plan_shuffle_rounds,
     plan_swap_ship,
     plan_warp_shuffle,
     shuffle_round_bound,
 )
-from ltc.lowering.simulate import simulate
+from ltc.lowering.plans.simulate import simulate
 from tests.random_layouts import distributed
 
 OUT = {"dim0": 16, "dim1": 32}

@@ -1,4 +1,4 @@
-"""The PTX parser and simulator (ltc.lowering.ptx_parse / ptx_sim).
+"""The PTX parser and simulator (ltc.lowering.ptxsim.parse / ptx_sim).
 
 Hand-written kernels check single instructions against values derived from the
 PTX ISA / CUDA documentation (shuffle modes, ldmatrix / stmatrix fragments,
@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ltc.lowering.ptx_parse import (
+from ltc.lowering.ptxsim.parse import (
     Address,
     FloatImm,
     Imm,
@@ -38,8 +38,8 @@ from ltc.lowering.ptx_parse import (
     Vector,
     parse_ptx,
 )
-from ltc.lowering.ptx_sim import SimulationError, run_kernel
-from ltc.sim_cli import simulate_ptx
+from ltc.lowering.ptxsim.machine import SimulationError, run_kernel
+from ltc.tools.sim_cli import simulate_ptx
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "triton"
@@ -253,7 +253,7 @@ def test_functions_and_unsupported_constructs():
 
 
 def test_grammar_is_package_data():
-    assert resources.files("ltc.lowering").joinpath("ptx.lark").is_file()
+    assert resources.files("ltc.lowering.ptxsim").joinpath("ptx.lark").is_file()
 
 
 # =============================================================================== shuffles

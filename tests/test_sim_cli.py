@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ltc
-from ltc.sim_cli import main
+from ltc.tools.sim_cli import main
 
 VECTOR_ADD = Path(__file__).resolve().parent.parent / "examples" / "triton" / "vector_add.ptx"
 N = 1500

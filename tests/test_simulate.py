@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.plan import (
+from ltc.lowering.plans.plan import (
     Barrier,
     ConversionPlan,
     MatrixLoad,
@@ -20,7 +20,7 @@ from ltc.lowering.plan import (
     Shuffle,
     ThreadAffine,
 )
-from ltc.lowering.simulate import simulate
+from ltc.lowering.plans.simulate import simulate
 from tests.random_layouts import distributed
 
 LANE_ID = ThreadAffine(0, (1, 2, 4, 8, 16))

@@ -19,9 +19,9 @@ import sys
 import numpy as np
 import pytest
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 from ltc.encodings.blocked import BlockedEncoding
-from ltc.lowering.to_llvm import lower_module
+from ltc.lowering.llvm.to_llvm import lower_module
 from ltc.passes.coalesce import memory_pointer
 from ltc.passes.layout_ir import layout_of
 
@@ -276,7 +276,7 @@ def test_duplicated_warps_store_once() -> None:
 def test_simulated_copy_round_trips_random_bits() -> None:
     """The 128-bit run moves each f16 to its own place (not only the right set of bytes)."""
     ptx = P.compile_kernel(_copy_ttgir(SPAN_LAYOUT), emit="ptx")
-    from ltc.sim_cli import simulate_ptx
+    from ltc.tools.sim_cli import simulate_ptx
 
     src = np.arange(1024, dtype=np.uint16)
     dst = np.zeros(1024, dtype=np.uint16)
@@ -295,7 +295,7 @@ def _layout(registers: list[list[int]], lanes: list[list[int]]):  # noqa: ANN202
 def test_run_proof_on_linear_layouts() -> None:
     """``run_is_contiguous`` / ``run_alignment`` on [32, 2] f16 offsets 2r + c (strides 4, 2
     bytes, 16-byte aligned base)."""
-    from ltc.lowering.lower_memory import run_alignment, run_is_contiguous
+    from ltc.lowering.llvm.memory import run_alignment, run_is_contiguous
     from ltc.passes.strides import Strides
 
     s = Strides((4, 2), 16)

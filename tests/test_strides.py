@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 from tests.dialect_helpers import named_values
 from ltc.passes.axis_info import KMAX_DIVISOR, AxisInfoAnalysis
 from ltc.passes.strides import StrideAnalysis, Strides, contiguous_dims, pow2_divisor

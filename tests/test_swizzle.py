@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from ltc import f2, to_linear_layout
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.broadcast import strip_register_broadcast
-from ltc.lowering.swizzle import (
+from ltc.lowering.plans.broadcast import strip_register_broadcast
+from ltc.lowering.plans.swizzle import (
     MATRIX_TILE,
     MATRIX_TRANS_TILE,
     SwizzledSmem,

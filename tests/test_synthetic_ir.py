@@ -9,7 +9,7 @@ import sys
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
-import ltc.pipeline as P
+import ltc.tools.pipeline as P
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
 from synthetic_ir import count_ops, synthetic_module  # noqa: E402  (xdsl owns the name 'benchmarks')

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from ltc.diagnostics import SourceFile
+from ltc.tools.diagnostics import SourceFile
 from ltc.dialects.context import triton_context
 from ltc.dialects.printer import print_module
 from ltc.dialects.reader import SourceError, hoist_location_aliases, parse_module_text, split_input

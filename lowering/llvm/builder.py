@@ -1,0 +1,611 @@
+"""Building per-thread LLVM-dialect IR: the instruction vocabulary of the lowered IR.
+
+A :class:`ThreadBuilder` appends ops of the lowered-IR contract (see
+:mod:`ltc.lowering.llvm.to_llvm`) to the block it currently builds: integer and float
+arithmetic, compares, casts, the fixed set of intrinsics (special registers, barrier,
+shuffles, min/max, approximate math) and inline PTX. Constants and special-register
+reads are made once per block. Nothing here knows about tensors or layouts.
+
+Two rewrites happen as ops are built, because the PTX path has no optimizer before
+ptxas (Triton relies on LLVM's for the same effect):
+
+* *constant offsets*: every i32/i64 value is known as ``base + constant``; adding a
+  constant, adding two values and multiplying by a constant keep the form, and a
+  ``getelementptr`` by ``base + c`` becomes one shared ``getelementptr`` by ``base``
+  plus a constant byte offset, which ptxas folds into the address of a load or store.
+  Like Triton's lowering (LLVM's ``SeparateConstOffsetFromGEP`` on ``inbounds``
+  GEPs), this assumes tensor offsets do not overflow 32 bits;
+* *repacking*: packing elements that were unpacked, in order, from one word gives
+  that word back instead of rebuilding it with shifts;
+* *bit-linear values*: an i32 that is ``c ⊕ (⊕_i bit_i(x) · col_i)`` of one value ``x``
+  (``tid.x``, typically: every index a layout gives a thread is of this form) is known
+  as such. Shifting, masking, multiplying by a power of two, XOR and carry-free
+  ``add``/``or`` keep the form, and the result is built afresh from ``x`` in a canonical
+  shape — one shift-and-mask per distinct bit displacement, shifts of ``x`` shared —
+  instead of by stacking the operation on its operand (what LLVM's instcombine gives
+  Triton: ``((tid >> 3) & 15) * 64`` becomes ``(tid << 3) & 0x3c0``).
+
+Pure integer ops are also made once per block (common subexpressions), and the
+caller may declare the bits a value can have (:meth:`assume_bits`, for ``tid.x`` <
+the CTA size) so that masks that clear nothing are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from ltc.dialects.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
+
+__all__ = ["GLOBAL_PTR", "ICMP", "REGISTER_CONSTRAINT", "SHARED_PTR", "ThreadBuilder", "bit_width", "is_float"]
+
+GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
+"""``!llvm.ptr<1>``: a pointer into global memory."""
+SHARED_PTR = llvm.LLVMPointerType(IntAttr(3))
+"""``!llvm.ptr<3>``: a pointer into shared memory (only the shared base)."""
+
+REGISTER_CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
+"""Inline-asm constraint letter of a word of each width (a byte travels in a 16-bit register)."""
+
+ICMP = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
+"""LLVM's integer compare predicates, by name."""
+
+_FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+def is_float(t: Attribute) -> bool:
+    """Whether ``t`` is one of the float types the lowered IR carries."""
+    return isinstance(t, _FLOATS)
+
+
+def bit_width(t: Attribute) -> int:
+    """Bits of a scalar type of the lowered IR (pointers are 64)."""
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 16
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, Float64Type):
+        return 64
+    if isinstance(t, llvm.LLVMPointerType):
+        return 64
+    raise TypeError(f"no bit width for {t}")
+
+
+class ThreadBuilder:
+    """Appends lowered-IR ops to ``block`` (changeable with :meth:`at`)."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self._consts: dict[tuple[int, str, object], SSAValue] = {}
+        self._sregs: dict[tuple[int, str], SSAValue] = {}
+        self._const_of: dict[SSAValue, int] = {}
+        self._offset: dict[SSAValue, tuple[SSAValue, int]] = {}
+        self._ptr_offset: dict[SSAValue, tuple[SSAValue, int]] = {}
+        self._derived: dict[tuple[object, ...], SSAValue] = {}
+        self._unpacked: dict[SSAValue, tuple[SSAValue, int, int]] = {}
+        self._linear: dict[SSAValue, tuple[SSAValue, tuple[int, ...], int]] = {}
+        self._known: dict[SSAValue, int] = {}
+        self._declared: set[SSAValue] = set()
+
+    # -- plumbing ----------------------------------------------------------------------
+    def add(self, op: Operation) -> Operation:
+        self.block.add_op(op)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        return self.add(op).results[0]
+
+    def at(self, block: Block) -> Block:
+        """Build into ``block`` from now on; returns the previous block."""
+        prev, self.block = self.block, block
+        return prev
+
+    # -- constants -----------------------------------------------------------------------
+    def const(self, t: Attribute, value: int | float) -> SSAValue:
+        """A constant of scalar type ``t`` (made once per block)."""
+        key = (id(self.block), str(t), value)
+        if key not in self._consts:
+            if is_float(t):
+                attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
+            else:
+                width = bit_width(t)
+                v = int(value) & ((1 << width) - 1)
+                if width > 1 and v >= 1 << (width - 1):
+                    v -= 1 << width  # IntegerAttr wants the signed spelling
+                attr = IntegerAttr(v if width > 1 else int(value) & 1, t)
+            c = self.value(llvm.ConstantOp(attr, t))
+            if not is_float(t):
+                self._const_of[c] = v
+            self._consts[key] = c
+        return self._consts[key]
+
+    def i32(self, value: int) -> SSAValue:
+        return self.const(i32, value)
+
+    # -- special registers ---------------------------------------------------------------
+    def sreg(self, name: str) -> SSAValue:
+        """``%tid.x`` etc. as ``llvm.nvvm.read.ptx.sreg.<name>`` (read once per block)."""
+        key = (id(self.block), name)
+        if key not in self._sregs:
+            self._sregs[key] = self.intrinsic(f"llvm.nvvm.read.ptx.sreg.{name}", [], i32)
+        return self._sregs[key]
+
+    # -- arithmetic ----------------------------------------------------------------------
+    def binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        """``llvm.<name>`` of two operands of one type (add, mul, xor, fadd, ...)."""
+        if a.type == i32 and name in _LINEAR_OPS:
+            r = self._linear_binary(name, a, b)
+            if r is not None:
+                return r
+        if name == "add" and a.type in (i32, i64):
+            return self._add(a, b)
+        if name == "mul" and a.type in (i32, i64) and (a in self._const_of or b in self._const_of):
+            return self._mul(a, b)
+        if isinstance(a.type, IntegerType):
+            # the key ignores the order of commutative operands; the op keeps the caller's
+            key = (name, *sorted((a, b), key=id)) if name in _COMMUTATIVE else (name, a, b)
+            return self._derive(("bin", *key), lambda: self.value(_BINARY[name](a, b)))
+        return self.value(_BINARY[name](a, b))
+
+    # -- bit-linear values (see the module docstring) -----------------------------------
+    def assume_bits(self, v: SSAValue, mask: int) -> None:
+        """Declare that ``v`` (an i32) has no bits outside ``mask``; ``v`` then also counts
+        as bit-linear in itself."""
+        self._known[v] = mask & _MASK32
+        self._declared.add(v)
+
+    def known_bits(self, v: SSAValue) -> int:
+        """A mask of the bits ``v`` can have (all 32 when nothing is known)."""
+        if v in self._const_of:
+            return self._const_of[v] & _MASK32
+        return self._known.get(v, _MASK32)
+
+    def _affine_of(self, v: SSAValue) -> tuple[SSAValue | None, tuple[int, ...], int] | None:
+        """``v`` as ``(x, columns, c)`` with ``v = c ⊕ (⊕ bit_i(x)·columns[i])``, or None."""
+        if v in self._const_of:
+            return None, (), self._const_of[v] & _MASK32
+        if v in self._linear:
+            return self._linear[v]
+        base, c = self._offset.get(v, (None, 0))
+        if base is not None and base in self._linear:
+            x, cols, c0 = self._linear[base]
+            c &= _MASK32
+            if not (self.known_bits(base) & c):  # a carry-free add is an XOR
+                return x, cols, c0 ^ c
+        if v in self._declared:  # tid.x is linear in itself
+            return v, tuple(1 << i for i in range(self._known[v].bit_length())), 0
+        return None
+
+    def _linear_binary(self, name: str, a: SSAValue, b: SSAValue) -> SSAValue | None:
+        fa, fb = self._affine_of(a), self._affine_of(b)
+        if fa is None or fb is None or (fa[0] is None and fb[0] is None):
+            return None
+        if name in ("shl", "lshr", "mul", "and") and fa[0] is None:
+            if name in ("shl", "lshr"):
+                return None
+            fa, fb = fb, fa
+        if name in ("shl", "lshr", "mul", "and"):
+            x, cols, c = fa
+            k = fb[2]
+            if name == "mul":
+                if k & (k - 1):
+                    return None
+                name, k = "shl", k.bit_length() - 1
+            if name in ("shl", "lshr") and k >= 32:
+                return None
+            if name == "shl":
+                f = lambda t: (t << k) & _MASK32  # noqa: E731
+            elif name == "lshr":
+                f = lambda t: t >> k  # noqa: E731
+            else:
+                f = lambda t: t & k  # noqa: E731
+            return self.affine(x, [f(t) for t in cols], f(c))  # type: ignore[arg-type]
+        # xor, or, add: XOR of the two forms (or/add only without carries or overlaps)
+        if name != "xor" and self.known_bits(a) & self.known_bits(b):
+            return None
+        xa, xb = fa[0], fb[0]
+        if xa is not None and xb is not None and xa is not xb:
+            return None
+        x = xa if xa is not None else xb
+        n = max(len(fa[1]), len(fb[1]))
+        cols = [(fa[1][i] if i < len(fa[1]) else 0) ^ (fb[1][i] if i < len(fb[1]) else 0) for i in range(n)]
+        return self.affine(x, cols, fa[2] ^ fb[2])  # type: ignore[arg-type]
+
+    def affine(self, x: SSAValue, columns: Sequence[int], constant: int = 0) -> SSAValue:
+        """``constant ⊕ (⊕_i bit_i(x) · columns[i])`` as i32; the constant is added (and
+        so kept apart for address immediates) when its bits are disjoint from the rest."""
+        v, bits = self.bit_linear(x, columns)
+        constant &= _MASK32
+        if v is None:
+            return self.i32(constant)
+        if not constant:
+            return v
+        # c ⊕ v = ((c ∧ bits) ⊕ v) + (c ∧ ¬bits): only the bits v can have are XORed
+        # (one shared XOR for every constant with the same overlap), the rest is added
+        # and so kept apart for address immediates
+        overlap, apart = constant & bits, constant & ~bits
+        if overlap:
+            x0, cols, c0 = self._linear[v]
+            xv = v
+            v = self._derive(("xorc", xv, overlap), lambda: self.value(llvm.XOrOp(xv, self.i32(overlap))))
+            self._linear[v] = (x0, cols, c0 ^ overlap)
+            self._known[v] = bits
+        if not apart:
+            return v
+        r = self._offset_value(v, apart, i32)
+        self._known[r] = bits | apart
+        return r
+
+    def bit_linear(self, x: SSAValue, columns: Sequence[int]) -> tuple[SSAValue | None, int]:
+        """``⊕_i bit_i(x) · columns[i]`` as i32, and the OR of the bits it can have;
+        ``(None, 0)`` when it is zero. Built from ``x`` canonically (module docstring):
+        input bits grouped by displacement ``s`` = output bit − input bit, each group one
+        ``(x shifted by s) & mask``, groups ORed (XORed where they overlap). A column of
+        several bits whose displacements no single-bit column has is one select."""
+        if x in self._linear and not self._linear[x][2]:  # compose: x is itself linear in y
+            y, inner, _ = self._linear[x]
+            composed = []
+            for d in inner:
+                acc = 0
+                for i, c in enumerate(columns):
+                    if (d >> i) & 1:
+                        acc ^= c
+                composed.append(acc)
+            x, columns = y, composed
+        possible = self.known_bits(x)
+        cols = [c & _MASK32 if (possible >> i) & 1 else 0 for i, c in enumerate(columns[:32])]
+        while cols and not cols[-1]:
+            cols.pop()
+        if not cols:
+            return None, 0
+        key = tuple(cols)
+        bits = 0
+        for c in cols:
+            bits |= c
+        v = self._derive(("linear", x, key), lambda: self._emit_linear(x, key, possible))
+        self._linear.setdefault(v, (x, key, 0))
+        self._known[v] = bits
+        return v, bits
+
+    def _shifted(self, x: SSAValue, s: int) -> SSAValue:
+        if s == 0:
+            return x
+        if s > 0:
+            return self._derive(("bin", "shl", x, s), lambda: self.value(llvm.ShlOp(x, self.i32(s))))
+        return self._derive(("bin", "lshr", x, -s), lambda: self.value(llvm.LShrOp(x, self.i32(-s))))
+
+    def _emit_linear(self, x: SSAValue, cols: tuple[int, ...], possible: int) -> SSAValue:
+        groups: dict[int, int] = {}
+        for i, c in enumerate(cols):
+            if c and not (c & (c - 1)):
+                s = c.bit_length() - 1 - i
+                groups[s] = groups.get(s, 0) | (1 << i)
+        selected: list[tuple[int, int]] = []
+        for i, c in enumerate(cols):
+            if not c or not (c & (c - 1)):
+                continue
+            shifts = [t - i for t in range(32) if (c >> t) & 1]
+            if all(s in groups for s in shifts):
+                for s in shifts:
+                    groups[s] |= 1 << i
+            else:
+                selected.append((i, c))
+        terms: list[tuple[SSAValue, int]] = []
+        for s in sorted(groups):
+            in_mask = groups[s]
+            out_mask = ((in_mask << s) if s >= 0 else (in_mask >> -s)) & _MASK32
+            have = ((possible << s) if s >= 0 else (possible >> -s)) & _MASK32
+            v = self._shifted(x, s)
+            if have & ~out_mask:
+                v = self._derive(("bin", "and", v, out_mask), lambda v=v, m=out_mask: self.value(llvm.AndOp(v, self.i32(m))))
+            terms.append((v, out_mask))
+        for i, c in selected:
+            bit = self._derive(("bin", "and", x, 1 << i), lambda i=i: self.value(llvm.AndOp(x, self.i32(1 << i))))
+            cond = self._derive(("icmp", "ne", bit, 0), lambda bit=bit: self.value(llvm.ICmpOp(bit, self.i32(0), IntegerAttr(ICMP["ne"], i64))))
+            terms.append((self._derive(("select", cond, c), lambda cond=cond, c=c: self.value(llvm.SelectOp(cond, self.i32(c), self.i32(0)))), c))
+        acc, bits = terms[0]
+        for v, m in terms[1:]:
+            op = llvm.OrOp if not (bits & m) else llvm.XOrOp
+            acc = self.value(op(acc, v))
+            bits |= m
+        return acc
+
+    # -- constant offsets (see the module docstring) ------------------------------------
+    def split_offset(self, v: SSAValue) -> tuple[SSAValue | None, int]:
+        """``v`` as ``(base, constant)``; base None when ``v`` is a constant."""
+        if v in self._const_of:
+            return None, self._const_of[v]
+        return self._offset.get(v, (v, 0))
+
+    def pointer_offset(self, p: SSAValue) -> tuple[SSAValue, int]:
+        """A pointer built by :meth:`gep` as ``(base pointer, constant byte offset)``."""
+        return self._ptr_offset.get(p, (p, 0))
+
+    def _derive(self, key: tuple[object, ...], make: object) -> SSAValue:
+        full = (id(self.block), *key)
+        if full not in self._derived:
+            self._derived[full] = make()  # type: ignore[operator]
+        return self._derived[full]
+
+    def _offset_value(self, base: SSAValue | None, c: int, t: Attribute) -> SSAValue:
+        """The value ``base + c`` (recorded as such)."""
+        width = bit_width(t)
+        c = ((c + (1 << (width - 1))) % (1 << width)) - (1 << (width - 1))
+        if base is None:
+            return self.const(t, c)
+        if c == 0:
+            return base
+        v = self._derive(("add", base, c), lambda: self.value(llvm.AddOp(base, self.const(t, c))))
+        self._offset[v] = (base, c)
+        return v
+
+    def _add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        (ba, ca), (bb, cb) = self.split_offset(a), self.split_offset(b)
+        if ba is None or bb is None:
+            return self._offset_value(ba if bb is None else bb, ca + cb, a.type)
+        x, y = sorted((ba, bb), key=id)
+        s = self._derive(("add", x, y), lambda: self.value(llvm.AddOp(ba, bb)))
+        return self._offset_value(s, ca + cb, a.type)
+
+    def _mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        if a in self._const_of:
+            a, b = b, a
+        k = self._const_of[b]
+        base, c = self.split_offset(a)
+        if base is None:
+            return self.const(a.type, c * k)
+        m = self._derive(("mul", base, k), lambda: self.value(llvm.MulOp(base, self.const(a.type, k))))
+        return self._offset_value(m, c * k, a.type)
+
+    def add_i(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.binary("add", a, b)
+
+    def icmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._derive(("icmp", pred, a, b), lambda: self.value(llvm.ICmpOp(a, b, IntegerAttr(ICMP[pred], i64))))
+
+    def fcmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(llvm.FCmpOp(a, b, pred))
+
+    def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        if a is b:
+            return a
+        return self._derive(("select", c, a, b), lambda: self.value(llvm.SelectOp(c, a, b)))
+
+    def fneg(self, a: SSAValue) -> SSAValue:
+        return self.value(llvm.FNegOp(a))
+
+    def cast(self, name: str, a: SSAValue, t: Attribute) -> SSAValue:
+        """``llvm.<name>`` cast of ``a`` to ``t`` (zext, sext, trunc, fpext, fptrunc, sitofp,
+        uitofp, fptosi, fptoui, bitcast, ptrtoint, inttoptr); a no-op when types agree."""
+        if a.type == t and name in ("bitcast", "zext", "sext", "trunc", "fpext", "fptrunc"):
+            return a
+        return self.value(_CASTS[name](a, t))
+
+    def gep(self, base: SSAValue, index: SSAValue, pointee: Attribute) -> SSAValue:
+        """``base + index * sizeof(pointee)`` on a global pointer. Constant parts of
+        ``base`` and ``index`` are split off into one constant byte step from a shared
+        pointer (see the module docstring)."""
+        ibase, ic = self.split_offset(index) if index.type in (i32, i64) else (index, 0)
+        pbase, pc = self._ptr_offset.get(base, (base, 0))
+
+        def step(p: SSAValue, i: SSAValue, t: Attribute) -> SSAValue:
+            return self.value(llvm.GEPOp(p, [llvm.GEP_USE_SSA_VAL], t, ssa_indices=[i], result_type=base.type))
+
+        g = pbase
+        if ibase is not None:
+            if ibase.type == i32 and not (self.known_bits(ibase) >> 31):
+                # a non-negative index: zero extension is sign extension (and cheaper)
+                ibase = self._derive(("zext", ibase), lambda: self.value(llvm.ZExtOp(ibase, i64)))
+            g = self._derive(("gep", pbase, ibase, str(pointee)), lambda: step(pbase, ibase, pointee))
+        total = pc + ic * (bit_width(pointee) // 8 if pointee != i1 else 1)
+        if total == 0:
+            return g
+        r = self._derive(("gep", g, total), lambda: step(g, self.const(i64, total), IntegerType(8)))
+        self._ptr_offset[r] = (g, total)
+        return r
+
+    # -- intrinsics and inline PTX ---------------------------------------------------------
+    def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute | None) -> SSAValue:
+        op = self.add(llvm.CallIntrinsicOp(name, list(args), [result] if result is not None else []))
+        return op.results[0] if result is not None else None  # type: ignore[return-value]
+
+    def barrier(self) -> None:
+        self.intrinsic("llvm.nvvm.barrier0", [], None)
+
+    def shuffle(self, mode: str, value: SSAValue, lane: SSAValue) -> SSAValue:
+        """``shfl.sync.<mode>.b32`` of a 32-bit integer over the full warp."""
+        clamp = 0x1F if mode in ("bfly", "idx") else 0
+        return self.intrinsic(
+            f"llvm.nvvm.shfl.sync.{mode}.i32", [self.i32(-1), value, lane, self.i32(clamp)], i32
+        )
+
+    def asm(
+        self,
+        text: str,
+        constraints: str,
+        operands: Sequence[SSAValue],
+        results: Sequence[Attribute] = (),
+        side_effects: bool = False,
+    ) -> list[SSAValue]:
+        """Inline PTX; returns its results (a struct result is split with extractvalue)."""
+        if not results:
+            self.add(llvm.InlineAsmOp(text, constraints, list(operands), None, has_side_effects=True))
+            return []
+        if len(results) == 1:
+            op = self.add(llvm.InlineAsmOp(text, constraints, list(operands), [results[0]], has_side_effects=side_effects))
+            return [op.results[0]]
+        struct = llvm.LLVMStructType.from_type_list(list(results))
+        whole = self.value(llvm.InlineAsmOp(text, constraints, list(operands), [struct], has_side_effects=side_effects))
+        from xdsl.dialects.builtin import DenseArrayBase
+
+        return [
+            self.value(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), whole, t))
+            for i, t in enumerate(results)
+        ]
+
+    # -- packing -------------------------------------------------------------------------------
+    def to_bits(self, v: SSAValue) -> SSAValue:
+        """``v`` reinterpreted as an integer of its width (i1 stays i1, pointers ptrtoint)."""
+        t = v.type
+        if isinstance(t, IntegerType):
+            return v
+        if isinstance(t, llvm.LLVMPointerType):
+            return self.cast("ptrtoint", v, i64)
+        return self.cast("bitcast", v, IntegerType(bit_width(t)))
+
+    def from_bits(self, v: SSAValue, t: Attribute) -> SSAValue:
+        """The inverse of :meth:`to_bits`."""
+        if isinstance(t, IntegerType):
+            return v
+        if isinstance(t, llvm.LLVMPointerType):
+            return self.cast("inttoptr", v, t)
+        return self.cast("bitcast", v, t)
+
+    def pack(self, values: Sequence[SSAValue], word: IntegerType) -> SSAValue:
+        """Elements (low first) packed into one integer word of type ``word`` (i1 as bytes)."""
+        bits = 8 if values[0].type == i1 else bit_width(values[0].type)
+        if bits == word.width.data and len(values) == 1:
+            return self.to_bits(values[0])
+        origin = [self._unpacked.get(v) for v in values]
+        if len(values) * bits == word.width.data and all(o is not None for o in origin):
+            w = origin[0][0]  # type: ignore[index]
+            if (
+                w.type == word
+                and all(o == (w, k, len(values)) for k, o in enumerate(origin))  # type: ignore[comparison-overlap]
+            ):
+                return w
+        if word == i32 and bits in (8, 16) and len(values) * bits == 32 and values[0].type != i1:
+            return self._pack_by_permute(values, bits)
+        out: SSAValue | None = None
+        for k, v in enumerate(values):
+            x = self.to_bits(v)
+            if x.type == i1:
+                x = self.cast("zext", x, IntegerType(8))
+            x = self.cast("zext", x, word) if bit_width(x.type) < word.width.data else x
+            if k:
+                x = self.binary("shl", x, self.const(word, k * bits))
+            out = x if out is None else self.binary("or", out, x)
+        assert out is not None
+        return out
+
+    def _pack_by_permute(self, values: Sequence[SSAValue], bits: int) -> SSAValue:
+        """A 32-bit word of 8/16-bit elements with byte permutes (``prmt``): elements that
+        were unpacked from words are taken from those words, one ``prmt`` per extra word;
+        two fresh 16-bit values are one ``mov.b32 {lo, hi}``."""
+        step = bits // 8
+        sources: list[tuple[SSAValue, int] | None] = []
+        for v in values:
+            o = self._unpacked.get(v)
+            sources.append((o[0], o[1] * step) if o is not None and o[0].type == i32 else None)
+        if bits == 16 and all(s is None for s in sources):
+            (w,) = self.asm("mov.b32 $0, {$1, $2};", "=r,h,h", [self.to_bits(v) for v in values], [i32])
+            return w
+        targets: list[tuple[SSAValue, int]] = []
+        for v, src in zip(values, sources, strict=True):
+            w, b0 = src if src is not None else (self.cast("zext", self.to_bits(v), i32), 0)
+            targets += [(w, b0 + t) for t in range(step)]
+        words = list(dict.fromkeys(w for w, _ in targets))
+
+        def permute(a: SSAValue, b: SSAValue, nibbles: list[int]) -> SSAValue:
+            sel = sum(n << (4 * i) for i, n in enumerate(nibbles))
+            (r,) = self.asm(f"prmt.b32 $0, $1, $2, {sel:#06x};", "=r,r,r", [a, b], [i32])
+            return r
+
+        first, second = words[0], words[1] if len(words) > 1 else words[0]
+        acc = permute(first, second, [
+            idx if w == first else idx + 4 if w == second else 0 for w, idx in targets
+        ])
+        filled = {i for i, (w, _) in enumerate(targets) if w in (first, second)}
+        for w in words[2:]:
+            acc = permute(acc, w, [idx + 4 if tw == w else i for i, (tw, idx) in enumerate(targets)])
+            filled |= {i for i, (tw, _) in enumerate(targets) if tw == w}
+        return acc
+
+    def unpacked_from(self, v: SSAValue) -> tuple[SSAValue, int, int] | None:
+        """``(word, k, count)`` when ``v`` is element ``k`` of ``count`` unpacked from ``word``."""
+        return self._unpacked.get(v)
+
+    def record_unpacked(self, v: SSAValue, word: SSAValue, k: int, count: int) -> None:
+        """Record ``v`` as element ``k`` of ``count`` taken out of ``word`` (so that packing
+        those elements in order gives ``word`` back)."""
+        self._unpacked[v] = (word, k, count)
+
+    def unpack(self, word: SSAValue, t: Attribute, count: int) -> list[SSAValue]:
+        """``count`` elements of type ``t`` (low first) out of an integer ``word``; a byte of
+        an i32 is one ``prmt w, 0, 0x777k`` (zero-extended; a shift and a truncation are two
+        SASS instructions)."""
+        bits = bit_width(t) if t != i1 else 8
+        wbits = bit_width(word.type)
+        out: list[SSAValue] = []
+        for k in range(count):
+            if bits == 8 and wbits == 32 and k:
+                (x,) = self.asm(f"prmt.b32 $0, $1, 0, {0x7770 | k:#06x};", "=r,r", [word], [i32])
+            else:
+                x = word if not k else self.binary("lshr", word, self.const(word.type, k * bits))
+            if bits < wbits:
+                x = self.cast("trunc", x, IntegerType(bits))
+            if t == i1:
+                x = self.cast("trunc", x, i1)
+            v = self.from_bits(x, t)
+            self._unpacked[v] = (word, k, count)
+            out.append(v)
+        return out
+
+
+_BINARY: dict[str, type[Operation]] = {
+    "add": llvm.AddOp,
+    "sub": llvm.SubOp,
+    "mul": llvm.MulOp,
+    "sdiv": llvm.SDivOp,
+    "udiv": llvm.UDivOp,
+    "srem": llvm.SRemOp,
+    "urem": llvm.URemOp,
+    "and": llvm.AndOp,
+    "or": llvm.OrOp,
+    "xor": llvm.XOrOp,
+    "shl": llvm.ShlOp,
+    "lshr": llvm.LShrOp,
+    "ashr": llvm.AShrOp,
+    "fadd": llvm.FAddOp,
+    "fsub": llvm.FSubOp,
+    "fmul": llvm.FMulOp,
+    "fdiv": llvm.FDivOp,
+    "frem": llvm.FRemOp,
+}
+
+_MASK32 = 0xFFFFFFFF
+_LINEAR_OPS = frozenset({"add", "or", "xor", "and", "shl", "lshr", "mul"})
+"""i32 ops that keep a bit-linear value bit-linear (add and or: without carries)."""
+_COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
+
+_CASTS: dict[str, type[Operation]] = {
+    "zext": llvm.ZExtOp,
+    "sext": llvm.SExtOp,
+    "trunc": llvm.TruncOp,
+    "fpext": llvm.FPExtOp,
+    "fptrunc": llvm.FPTruncOp,
+    "sitofp": llvm.SIToFPOp,
+    "uitofp": UIToFPOp,
+    "fptosi": FPToSIOp,
+    "fptoui": FPToUIOp,
+    "bitcast": llvm.BitcastOp,
+    "ptrtoint": llvm.PtrToIntOp,
+    "inttoptr": llvm.IntToPtrOp,
+}

@@ -1,0 +1,367 @@
+"""``ltc-opt``: read Triton IR, run passes, print Triton IR.
+
+Like ``triton-opt`` / ``mlir-opt``: the input (a file or ``-`` for stdin; ``.mlir``,
+``.ttir``, ``.ttgir``) is parsed, verified, run through the passes named by
+``-p a,b{opt=1}`` and/or ``--a --b=opt=1`` flags in command-line order, verified
+again, and printed the way Triton prints it (alias header, ``module attributes``).
+Triton's single-dash spellings (``-split-input-file``, ``-canonicalize``,
+``-mlir-print-debuginfo``, ``-pass-pipeline='builtin.module(cse)'``) are accepted, so
+RUN lines written for ``triton-opt`` work unchanged.
+
+Bad input never produces a traceback: one ``file:line:col: error: message`` line, the
+offending source line and a caret go to stderr, the exit status is 1 and nothing is
+written to ``-o``. With ``--verify-diagnostics`` the diagnostic is printed to the
+output in place of the chunk's IR and the run goes on (exit 0), which is how lit tests
+check error messages.
+
+Exit status: 0 ok, 1 bad input (or a pass failed), 2 usage error, 3 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import IO, TYPE_CHECKING, NoReturn
+
+from ltc.tools.diagnostics import SourceFile
+
+if TYPE_CHECKING:  # xDSL is imported on first use, not at start-up
+    from xdsl.passes import PassPipeline
+
+PROG = "ltc-opt"
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+SPLIT_OUTPUT_MARKER = "// -----\n"
+
+_FLAG_ALIASES = {
+    "--mlir-print-debuginfo": "--print-debuginfo",
+    "--mlir-print-op-generic": "--print-op-generic",
+    "--allow-unregistered-dialects": "--allow-unregistered-dialect",
+}
+_SHORT_WITH_VALUE = ("-p", "-o")
+
+
+class InputError(Exception):
+    """Bad input: ``text`` is the full diagnostic (already formatted)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{PROG}: error: {message}\n")
+
+
+def _help_epilog() -> str:
+    from ltc.tools.pipeline import all_passes
+
+    passes = all_passes()
+    width = max(len(n) for n in passes) + 2
+    lines = ["passes (run in command-line order; options as --NAME='k=v k2=v2' or -p 'NAME{k=v}'):"]
+    lines += [f"  --{name:<{width}}{desc}" for name, (_, desc) in passes.items()]
+    lines += [
+        "",
+        "code generation: --emit llvm|ptx lowers the result to LLVM IR or PTX for --target;",
+        "TTIR input (no ttg.num-warps) is laid out first (convert-triton-to-tritongpu with",
+        "--num-warps, then ltc-assign-layouts), TTGIR is lowered as it is:",
+        "  ltc-opt kernel.ttgir --emit ptx --target sm_90 -o kernel.ptx",
+        "",
+        "Triton's single-dash spellings (-split-input-file, -canonicalize, -mlir-print-debuginfo,",
+        "-pass-pipeline='builtin.module(a,b)') are accepted as well.",
+        "exit status: 0 ok, 1 bad input or failed pass, 2 usage error, 3 internal error.",
+    ]
+    return "\n".join(lines)
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(
+        prog=PROG,
+        description="Parse Triton IR (TTIR/TTGIR), run passes, and print it as Triton prints it.",
+        epilog=_help_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", nargs="?", default="-", help="input file (.mlir, .ttir, .ttgir); '-' or none: stdin")
+    p.add_argument("-o", dest="output", default="-", metavar="OUT", help="output file (default: stdout)")
+    p.add_argument(
+        "-p", "--pass-pipeline", dest="pipelines", action="append", default=[], metavar="PIPELINE",
+        help="comma-separated passes with options, e.g. 'canonicalize,cse' or 'builtin.module(cse)'",
+    )
+    p.add_argument("--split-input-file", action="store_true",
+                   help="process each '// -----' section on its own; join outputs with '// -----'")
+    p.add_argument("--allow-unregistered-dialect", action="store_true",
+                   help="accept ops of unknown dialects (in generic form) and keep them as they are")
+    p.add_argument("--verify-diagnostics", action="store_true",
+                   help="print diagnostics to the output instead of failing (exit 0), for lit tests")
+    p.add_argument("--print-debuginfo", action="store_true", help="print locations: loc(...)")
+    p.add_argument("--print-op-generic", action="store_true", help="print every op in generic form")
+    p.add_argument("--verify-each", action="store_true", help="verify the module after every pass")
+    p.add_argument("--disable-verify", action="store_true", help="skip verification after the passes")
+    p.add_argument("--emit", choices=("mlir", "llvm", "ptx"), default="mlir",
+                   help="what to print: the IR (default), or the kernel lowered to LLVM IR / PTX")
+    p.add_argument("--target", choices=("sm_80", "sm_90"), default="sm_90",
+                   help="GPU for --emit llvm|ptx and convert-tritongpu-to-llvm (default sm_90)")
+    p.add_argument("--num-warps", type=int, default=4, metavar="N",
+                   help="warps per CTA when TTIR input is laid out for --emit (default 4)")
+    p.add_argument(
+        "--debug-layouts",
+        action="store_true",
+        help="print to stderr, per value, the layout the layout passes chose and why "
+        "(anchor, propagated from, conflict scores, rematerializations)",
+    )
+    return p
+
+
+def _normalise_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(argv for argparse, pass specs from --NAME flags and -p in order).
+
+    Single-dash long options become double-dash; ``--NAME[=OPTS]`` for a registered
+    pass becomes the spec ``NAME{OPTS}``; ``-p`` values are kept in order with them.
+    """
+    from ltc.tools.pipeline import all_passes
+
+    PASS_REGISTRY = all_passes()  # noqa: N806 - the registry, under its usual name
+
+    out: list[str] = []
+    specs: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg in _SHORT_WITH_VALUE:
+            value = next(it, None)
+            if value is None:
+                out.append(arg)
+                continue
+            if arg == "-p":
+                specs.append(value)
+            else:
+                out += [arg, value]
+            continue
+        if len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and not arg[1].isdigit():
+            arg = "-" + arg
+        name, eq, value = arg.partition("=")
+        name = _FLAG_ALIASES.get(name, name)
+        if name == "--pass-pipeline":
+            if not eq:
+                value = next(it, "")
+            specs.append(value)
+        elif name.startswith("--") and name[2:] in PASS_REGISTRY:
+            opts = value.strip("'\"") if eq else ""
+            specs.append(f"{name[2:]}{{{opts}}}" if opts else name[2:])
+        else:
+            out.append(name + eq + value)
+    return out, specs
+
+
+def _pipeline_spec(specs: Sequence[str]) -> str:
+    """One xDSL pipeline spec from -p values and pass flags (``builtin.module(..)`` unwrapped)."""
+    parts = []
+    for spec in specs:
+        spec = spec.strip()
+        while spec.startswith("builtin.module(") and spec.endswith(")"):
+            spec = spec[len("builtin.module(") : -1].strip()
+        if spec:
+            parts.append(spec)
+    return ",".join(parts)
+
+
+@dataclass(frozen=True)
+class Options:
+    split_input_file: bool
+    allow_unregistered_dialect: bool
+    verify_diagnostics: bool
+    print_debuginfo: bool
+    print_op_generic: bool
+    verify_each: bool
+    disable_verify: bool
+    pipeline: PassPipeline | None
+    emit: str = "mlir"
+    target: str = "sm_90"
+    num_warps: int = 4
+
+
+def _read_input(path: str, stdin: IO[str]) -> SourceFile:
+    if path == "-":
+        return SourceFile("<stdin>", stdin.read())
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise InputError(f"{path}:1:1: error: cannot read input file: {e.strerror or e}") from None
+    try:
+        return SourceFile(path, data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        good = SourceFile(path, data[: e.start].decode("utf-8"))
+        raise InputError(good.diagnostic(e.start and len(good.text), "input is not valid UTF-8")) from None
+
+
+def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Options) -> str:
+    """The printed result of one chunk; raises InputError for bad input."""
+    from ltc.dialects.context import triton_context
+    from ltc.dialects.printer import print_module
+    from ltc.dialects.reader import SourceError, parse_module_text
+    from ltc.dialects.verifier import OpVerifyError, verify_module
+
+    ctx = triton_context(allow_unregistered=opts.allow_unregistered_dialect)
+    try:
+        parsed = parse_module_text(ctx, text, source.name)
+    except SourceError as e:
+        raise InputError(source.diagnostic(chunk_offset + e.offset, e.message)) from None
+
+    def op_offset(op: object) -> int:
+        cur = op
+        while cur is not None:
+            if cur in parsed.op_offsets:
+                return chunk_offset + parsed.op_offsets[cur]
+            cur = cur.parent_op()  # type: ignore[attr-defined]
+        return chunk_offset
+
+    def verify(after: str | None) -> None:
+        try:
+            verify_module(parsed.module)
+        except OpVerifyError as e:
+            message = e.message if after is None else f"after pass '{after}': {e.message}"
+            raise InputError(source.diagnostic(op_offset(e.op), message)) from None
+
+    verify(None)
+    if opts.pipeline is not None:
+
+        def between_passes(prev, module, nxt) -> None:  # noqa: ANN001 - xDSL callback
+            if prev is not None and opts.verify_each:
+                verify(prev.name)
+
+        try:
+            replace(opts.pipeline, callback=between_passes).apply(ctx, parsed.module)
+        except InputError:
+            raise
+        except Exception as e:
+            raise InputError(
+                source.diagnostic(chunk_offset, f"a pass failed: {type(e).__name__}: {_one_line(str(e))}")
+            ) from None
+        if not opts.disable_verify and not opts.verify_each:
+            verify("pipeline")
+    if opts.emit != "mlir":
+        return _emit(parsed.module, opts, source, op_offset, chunk_offset)
+    out = io.StringIO()
+    print_module(parsed.module, out, debuginfo=opts.print_debuginfo, generic=opts.print_op_generic)
+    return out.getvalue()
+
+
+def _emit(module: object, opts: Options, source: SourceFile, op_offset: object, chunk_offset: int) -> str:
+    """The chunk lowered (laid out first if it is TTIR) and printed as LLVM IR or PTX."""
+    from ltc.tools.pipeline import PipelineError, emit_text, lower_to_llvm
+
+    try:
+        lower_to_llvm(module, opts.target, opts.num_warps)  # type: ignore[arg-type]
+        return emit_text(module, opts.emit, opts.target)  # type: ignore[arg-type]
+    except PipelineError as e:
+        offset = op_offset(e.op) if e.op is not None else chunk_offset  # type: ignore[operator]
+        raise InputError(source.diagnostic(offset, _one_line(str(e)))) from None
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _parse_pipeline(spec: str) -> PassPipeline | None:
+    """xDSL's pipeline for ``spec`` (None if empty); raises ``_UsageError`` if it names
+    unknown passes or options."""
+    if not spec:
+        return None
+    from xdsl.passes import PassPipeline
+
+    from ltc.passes.registry import normalize_pipeline_spec
+    from ltc.tools.pipeline import pass_factories
+
+    try:
+        return PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
+    except Exception as e:  # xDSL reports bad specs as ValueError / ArgSpecParseError
+        raise _UsageError(f"bad pass pipeline '{spec}': {_one_line(str(e))}") from None
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
+    """The whole tool; returns the exit status."""
+    from ltc.dialects.reader import split_input
+
+    args_list, specs = _normalise_argv(argv)
+    try:  # argparse prints --help and usage errors to sys.stdout/sys.stderr and exits
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            args = _argument_parser().parse_args(args_list)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    try:  # a usage error is reported before the input is read
+        spec = _pipeline_spec(specs + args.pipelines)
+        if args.debug_layouts:
+            from ltc.passes.registry import with_debug_layouts
+
+            spec = with_debug_layouts(spec)
+        pipeline = _parse_pipeline(spec)
+    except _UsageError as e:
+        print(f"{PROG}: error: {e}", file=stderr)
+        return EXIT_USAGE
+    opts = Options(
+        split_input_file=args.split_input_file,
+        allow_unregistered_dialect=args.allow_unregistered_dialect,
+        verify_diagnostics=args.verify_diagnostics,
+        print_debuginfo=args.print_debuginfo,
+        print_op_generic=args.print_op_generic,
+        verify_each=args.verify_each,
+        disable_verify=args.disable_verify,
+        pipeline=pipeline,
+        emit=args.emit,
+        target=args.target,
+        num_warps=args.num_warps,
+    )
+    try:
+        source = _read_input(args.input, stdin)
+        outputs: list[str] = []
+        for chunk in split_input(source.text, opts.split_input_file):
+            try:
+                outputs.append(_process_chunk(source, chunk.offset, chunk.text, opts))
+            except InputError as e:
+                if not opts.verify_diagnostics:
+                    raise
+                outputs.append(e.text + "\n")
+    except InputError as e:
+        print(e.text, file=stderr)
+        return EXIT_INPUT
+    text = SPLIT_OUTPUT_MARKER.join(outputs)
+    if args.output == "-":
+        stdout.write(text)
+    else:
+        try:
+            with open(args.output, "w") as f:
+                f.write(text)
+        except OSError as e:
+            print(f"{PROG}: error: cannot write {args.output}: {e.strerror or e}", file=stderr)
+            return EXIT_INPUT
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ltc-opt`` script."""
+    try:
+        return run(sys.argv[1:] if argv is None else argv, sys.stdin, sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as e:  # a bug in ltc, never bad input: say so without a traceback
+        print(f"{PROG}: internal error: {type(e).__name__}: {_one_line(str(e))}", file=sys.stderr)
+        if os.environ.get("LTC_TRACEBACK"):
+            raise
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""The Python API of the driver: parse Triton IR, run a pass pipeline, print it.
+
+    import ltc.tools.pipeline as P
+    text = P.compile(open("softmax.ttir").read(),
+                     "convert-triton-to-tritongpu{num-warps=4 target=cuda:90},ltc-assign-layouts")
+
+``parse_module`` raises ``PipelineError`` (with a ``file:line:col: error:`` message) for
+bad input; ``run_pipeline`` raises it for an unknown pass or a failing one. The pipeline
+spec is the one ``ltc-opt -p`` takes (xDSL's ``a,b{k=v}`` syntax).
+"""
+
+from __future__ import annotations
+
+import io
+
+from xdsl.dialects.builtin import ModuleOp
+
+__all__ = [
+    "EMIT_KINDS",
+    "PipelineError",
+    "TARGETS",
+    "all_passes",
+    "compile",
+    "compile_kernel",
+    "emit_text",
+    "layout_pipeline",
+    "lower_to_llvm",
+    "module_text",
+    "parse_module",
+    "run_pipeline",
+]
+
+TARGETS = ("sm_80", "sm_90")
+"""The GPU targets code generation supports."""
+EMIT_KINDS = ("mlir", "llvm", "ptx")
+"""What ``ltc-opt --emit`` prints: the (lowered) IR, LLVM IR text, or PTX text."""
+
+
+class PipelineError(Exception):
+    """Bad input text, an unknown pass, or a pass that failed; ``str()`` is the message,
+    ``op`` the offending op when one is known (a construct the lowering does not handle)."""
+
+    def __init__(self, message: str, op: object = None) -> None:
+        super().__init__(message)
+        self.op = op
+
+
+def parse_module(text: str, name: str = "<input>", verify: bool = True) -> ModuleOp:
+    """Parse (and by default verify) one module of Triton IR text."""
+    from ltc.tools.diagnostics import SourceFile
+    from ltc.dialects.context import triton_context
+    from ltc.dialects.reader import SourceError, parse_module_text
+    from ltc.dialects.verifier import OpVerifyError, verify_module
+
+    source = SourceFile(name, text)
+    try:
+        parsed = parse_module_text(triton_context(), text, name)
+    except SourceError as e:
+        raise PipelineError(source.diagnostic(e.offset, e.message)) from None
+    if verify:
+        try:
+            verify_module(parsed.module)
+        except OpVerifyError as e:
+            raise PipelineError(source.diagnostic(parsed.op_offsets.get(e.op, 0), e.message)) from None
+    return parsed.module
+
+
+def run_pipeline(module: ModuleOp, spec: str, verify: bool = True) -> ModuleOp:
+    """Run the passes of ``spec`` on ``module`` in place (and verify the result)."""
+    from xdsl.passes import PassPipeline
+
+    from ltc.dialects.context import triton_context
+    from ltc.dialects.verifier import OpVerifyError, verify_module
+    from ltc.passes.registry import normalize_pipeline_spec
+
+    if spec.strip():
+        try:
+            pipeline = PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
+        except Exception as e:  # xDSL reports unknown passes and bad options this way
+            raise PipelineError(f"bad pipeline {spec!r}: {e}") from None
+        try:
+            pipeline.apply(triton_context(), module)
+        except Exception as e:  # a pass refused the input (xDSL's PassFailedException, ValueError, ...)
+            raise PipelineError(f"a pass failed: {type(e).__name__}: {e}") from None
+    if verify:
+        try:
+            verify_module(module)
+        except OpVerifyError as e:
+            raise PipelineError(f"after pipeline {spec!r}: {e.message}") from None
+    return module
+
+
+def module_text(module: ModuleOp, debuginfo: bool = False) -> str:
+    """``module`` printed as Triton prints it (alias header, ``module attributes``)."""
+    from ltc.dialects.printer import print_module
+
+    out = io.StringIO()
+    print_module(module, out, debuginfo=debuginfo)
+    return out.getvalue()
+
+
+def compile(text: str, pipeline: str, name: str = "<input>") -> str:  # noqa: A001 - the API name
+    """Parse ``text``, run ``pipeline``, return the printed result."""
+    return module_text(run_pipeline(parse_module(text, name), pipeline))
+
+
+def all_passes() -> dict:
+    """Every pass ``ltc-opt`` knows: the layout passes, then the lowering passes
+    (name -> (factory, one-line description))."""
+    from ltc.lowering.llvm.registry import LOWERING_PASSES
+    from ltc.passes.registry import PASS_REGISTRY
+
+    return {**PASS_REGISTRY, **LOWERING_PASSES}
+
+
+def pass_factories() -> dict:
+    """``{name: factory}`` of :func:`all_passes`, as ``PassPipeline.parse_spec`` takes it."""
+    return {name: factory for name, (factory, _) in all_passes().items()}
+
+
+def layout_pipeline(target: str = "sm_90", num_warps: int = 4) -> str:
+    """The pipeline that lays out TTIR for ``target``: Triton's defaults, then ltc's
+    layout assignment."""
+    cap = target.removeprefix("sm_")
+    return f"convert-triton-to-tritongpu{{num-warps={num_warps} target=cuda:{cap}}},ltc-assign-layouts"
+
+
+def _is_laid_out(module: ModuleOp) -> bool:
+    return "ttg.num-warps" in module.attributes
+
+
+def _is_lowered(module: ModuleOp) -> bool:
+    return any(op.name == "llvm.func" for op in module.body.block.ops)
+
+
+def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -> ModuleOp:
+    """``module`` (TTIR, TTGIR or already lowered) lowered in place to per-thread LLVM-dialect
+    IR: TTIR runs :func:`layout_pipeline` first. Raises ``PipelineError``."""
+    if target not in TARGETS:
+        raise PipelineError(f"unknown target '{target}' (expected one of {', '.join(TARGETS)})")
+    if _is_lowered(module):
+        return module
+    if not _is_laid_out(module):
+        run_pipeline(module, layout_pipeline(target, num_warps))
+    from ltc.lowering.llvm.to_llvm import LoweringError, lower_module
+
+    try:
+        lower_module(module, target)
+    except LoweringError as e:
+        raise PipelineError(e.message, e.op) from None
+    return module
+
+
+def emit_text(module: ModuleOp, emit: str, target: str = "sm_90") -> str:
+    """A lowered module as ``emit`` text: ``llvm`` (LLVM IR) or ``ptx``."""
+    from ltc.lowering.emit.common import EmitError
+
+    try:
+        if emit == "llvm":
+            from ltc.lowering.emit.llvm_ir import emit_llvm_ir
+
+            return emit_llvm_ir(module)
+        if emit == "ptx":
+            from ltc.lowering.emit.ptx import emit_ptx
+
+            return emit_ptx(module, target)
+    except EmitError as e:
+        raise PipelineError(str(e)) from None
+    raise PipelineError(f"unknown emit kind '{emit}' (expected llvm or ptx)")
+
+
+def compile_kernel(
+    text: str, *, emit: str = "ptx", target: str = "sm_90", name: str = "<input>", num_warps: int = 4
+) -> str:
+    """TTIR or TTGIR text (one module) → PTX (``emit="ptx"``), LLVM IR (``"llvm"``) or the
+    lowered MLIR (``"mlir"``) for ``target``. TTIR is laid out with ``num_warps`` warps."""
+    module = lower_to_llvm(parse_module(text, name), target, num_warps)
+    if emit == "mlir":
+        return str(module) + "\n"
+    return emit_text(module, emit, target)
