@@ -335,7 +335,7 @@ def simulate_copy(ptx: str, num_elements: int, element_size: int, *, seed: int =
     """
     import numpy as np
 
-    from ltc.tools.sim_cli import simulate_ptx
+    from ltc.lowering.ptxsim.run import simulate_ptx
 
     dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[element_size]
     rng = np.random.default_rng(seed)

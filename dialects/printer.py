@@ -191,4 +191,3 @@ def print_module(module: ModuleOp, stream: IO[str], debuginfo: bool = False, gen
     """Print ``module`` to ``stream`` as Triton would (locations when ``debuginfo``)."""
     printer = TritonPrinter(stream=stream, print_debuginfo=debuginfo, print_generic_format=generic)
     printer.print_module(module)
-

@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-
-from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from xdsl.context import Context

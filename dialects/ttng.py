@@ -29,8 +29,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from ltc.dialects.tt import TensorDescType
-from ltc.dialects.ttg import MemDescType, parse_attr_dict_into, print_sorted_attr_dict, shape_of_shaped
+from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
+from ltc.dialects.tt import TensorDescType, parse_dot_types, print_dot_types
+from ltc.dialects.ttg import MemDescType, shape_of_shaped
 
 __all__ = [
     "TTNG",
@@ -132,12 +133,7 @@ class WarpGroupDotOp(IRDLOperation):
         if parser.parse_optional_punctuation(",") is not None:
             use_c = parser.parse_unresolved_operand()
         props, attrs = parse_attr_dict_into(parser, cls.DEFAULTS)
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        parser.parse_punctuation("*")
-        b_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        d_type = parser.parse_type()
+        a_type, b_type, d_type = parse_dot_types(parser)
         operands = [
             parser.resolve_operand(a, a_type),
             parser.resolve_operand(b, b_type),
@@ -153,12 +149,7 @@ class WarpGroupDotOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list([self.a, self.b, self.c, *([self.useC] if self.useC else [])], printer.print_operand)
         print_sorted_attr_dict(printer, self, defaults=self.DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.a.type)
-        printer.print_string(" * ")
-        printer.print_attribute(self.b.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.d.type)
+        print_dot_types(printer, self.a.type, self.b.type, self.d.type)
 
     def verify_(self) -> None:
         a_shape, b_shape, d_shape = _shape(self.a.type), _shape(self.b.type), _shape(self.d.type)

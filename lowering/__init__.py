@@ -1,22 +1,25 @@
-"""ltc.lowering: conversion plans, per-thread lowering, emitters and simulators (DESIGN.md §7).
+"""ltc.lowering: from laid-out TTGIR to per-thread code, and the tools that check it.
 
-Modules, one idea each:
+Four sub-packages, one idea each:
 
-* ``plan``: the plan data model (instructions as F2-affine functions of lane and warp bits);
-* ``convert``: classify a conversion and build the cheapest exact plan (``plan_conversion``);
-* ``broadcast``: broadcast (duplicate) registers, stripped before planning and restored after;
-* ``shuffle``: warp shuffles (the paper's §5.4 rounds, and the swap/ship decomposition);
-* ``swizzle``: optimal swizzling (§9.2): vector, bank and segment bases of the scratch layout;
-* ``shared``: shared-memory plans (st/ld.shared, stmatrix/ldmatrix, rounds, barriers);
-* ``simulate``: run a plan for every thread of a CTA, check it, count bank-conflict wavefronts;
-* ``banks``: the bank-conflict model (32 banks × 4 bytes, phases for 64/128-bit accesses);
-* ``to_llvm``: the ``convert-tritongpu-to-llvm`` pass (tensors → per-register scalars), with
-  one module per op family: ``lower_elementwise``, ``lower_shape``, ``lower_memory``,
-  ``lower_convert`` (a plan as code), ``lower_reduce`` (reduce and scan); ``builder`` (the
-  lowered-IR vocabulary, constant offsets, byte permutes) and ``thread_index`` (F2-linear
-  functions of ``tid.x``); ``registry`` names the pass for ``ltc-opt``;
-* ``emit_common``, ``emit_llvm``, ``emit_ptx``: the lowered IR printed as LLVM IR / PTX;
-* ``ptx.lark``, ``ptx_parse``, ``ptx_sim``: the PTX simulator (all threads of a CTA in lockstep).
+* :mod:`ltc.lowering.plans` — conversion planning and the plan simulator: which register
+  moves, warp shuffles or swizzled shared-memory accesses turn one linear layout into
+  another, as data (pure F2 math, numpy only, no xDSL). The bottom layer, beside the core:
+  the layout passes price conversions with it, and the per-thread lowering executes its
+  plans.
+* :mod:`ltc.lowering.llvm` — ``convert-tritongpu-to-llvm``: every tensor becomes one scalar
+  per register of its layout, every op per-thread IR of xDSL's ``llvm`` dialect (one module
+  per op family), every ``ttg.convert_layout`` the code of its plan.
+* :mod:`ltc.lowering.emit` — the lowered IR printed as LLVM IR text and PTX text.
+* :mod:`ltc.lowering.ptxsim` — a PTX simulator: runs the PTX we (or Triton) emit for every
+  thread of a CTA on numpy arrays and counts what it did (bank-conflict wavefronts,
+  shuffles, barriers, access widths). It checks the output; it is not a stage of it.
+
+Data flow::
+
+    TTGIR module ──llvm──▶ lowered module ──emit──▶ LLVM IR / PTX text ──ptxsim──▶ results
+                    ▲
+           plans (for every convert_layout)
 
 Example::
 

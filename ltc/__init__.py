@@ -23,10 +23,10 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # ltc.simulate_ptx lives in a driver module that needs lark; import it on
+    # ltc.simulate_ptx lives in the PTX simulator, which needs lark; import it on
     # first use so that `import ltc` stays numpy-only (hence not in __all__).
     if name == "simulate_ptx":
-        from ltc.tools.sim_cli import simulate_ptx
+        from ltc.lowering.ptxsim.run import simulate_ptx
 
         return simulate_ptx
     raise AttributeError(f"module 'ltc' has no attribute '{name}'")

@@ -1,1 +1,7 @@
-"""ltc.passes (see DESIGN.md §2)."""
+"""ltc.passes: analyses and transformations of Triton IR in the xDSL dialects.
+
+Analyses (axis info, strides), the layout passes (convert-triton-to-tritongpu, coalesce,
+accelerate-matmul, remove-layout-conversions with the layout engine, reduce-data-duplication,
+ltc-assign-layouts), the pass registry ``ltc-opt`` reads, and the value interpreter that
+runs tt/ttg/ttng/arith/math/scf IR on numpy arrays.
+"""

@@ -27,7 +27,7 @@ from xdsl.ir import Operation
 from ltc.passes.interpret_types import TypeInfo, fit, from_memory, to_memory
 
 if TYPE_CHECKING:
-    from ltc.passes.interpret import Handler, Interpreter, Value
+    from ltc.passes.interpret_state import Handler, Interpreter, Value
 
 __all__ = ["ARITH_HANDLERS", "bitcast", "signed", "unsigned"]
 

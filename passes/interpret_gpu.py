@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.ir import Operation
 
-from ltc.passes.interpret import Descriptor, InterpretError, SharedView
+from ltc.passes.interpret_state import Descriptor, InterpretError, SharedView
 from ltc.passes.interpret_tt import array_of, descriptor_block, dot, store_descriptor_block
 
 if TYPE_CHECKING:
-    from ltc.passes.interpret import Handler, Interpreter, Value
+    from ltc.passes.interpret_state import Handler, Interpreter, Value
 
 __all__ = ["GPU_HANDLERS"]
 

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.ir import Operation, Region
 
-from ltc.passes.interpret import InterpretError
+from ltc.passes.interpret_state import InterpretError
 from ltc.passes.interpret_arith import ARITH_HANDLERS, signed, unsigned
 from ltc.passes.interpret_gpu import GPU_HANDLERS
 from ltc.passes.interpret_tt import TT_HANDLERS
 from ltc.passes.interpret_types import fit
 
 if TYPE_CHECKING:
-    from ltc.passes.interpret import Handler, Interpreter, Value
+    from ltc.passes.interpret_state import Handler, Interpreter, Value
 
 __all__ = ["HANDLERS"]
 

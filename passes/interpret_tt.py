@@ -17,12 +17,12 @@ import numpy as np
 from xdsl.dialects.builtin import DenseArrayBase, TensorType
 from xdsl.ir import Attribute, Block, Operation
 
-from ltc.passes.interpret import Descriptor, InterpretError, SharedView
+from ltc.passes.interpret_state import Descriptor, InterpretError, SharedView
 from ltc.passes.interpret_arith import bitcast, signed, unsigned
 from ltc.passes.interpret_types import FloatFormat, TypeInfo, element_type, fit, round_float, to_memory
 
 if TYPE_CHECKING:
-    from ltc.passes.interpret import Handler, Interpreter, Value
+    from ltc.passes.interpret_state import Handler, Interpreter, Value
 
 __all__ = ["TT_HANDLERS", "descriptor_block", "dot", "store_descriptor_block"]
 

@@ -1,6 +1,6 @@
 """The layout engine: choose a layout for every tensor of a function, fewest conversions.
 
-Steps (DESIGN.md §6; Triton's RemoveLayoutConversions with a cost model in place of its
+Steps (Triton's RemoveLayoutConversions with a cost model in place of its
 blocked-versus-mma preference):
 
 1. **Anchors.** Results of ``ANCHOR`` ops (global memory ops with an element per thread,

@@ -35,7 +35,7 @@ def canonicalize_module(ctx: Context, module: ModuleOp, cse: bool = False) -> No
     ``cse`` merge common subexpressions (ranges and splats rebuilt in one layout twice)."""
     from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
-    from ltc.dialects.ttg_canonicalize import CONVERT_LAYOUT_PATTERNS
+    from ltc.dialects.ttg.convert_layout import CONVERT_LAYOUT_PATTERNS
 
     PatternRewriteWalker(GreedyRewritePatternApplier(list(CONVERT_LAYOUT_PATTERNS)), apply_recursively=True).rewrite_module(module)
     remove_dead_ops(module)

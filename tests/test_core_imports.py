@@ -1,4 +1,4 @@
-"""The core layer imports numpy only (DESIGN.md §2): never xDSL, never Triton."""
+"""The core layer imports numpy only: never xDSL, never Triton."""
 
 import subprocess
 import sys

@@ -19,7 +19,7 @@ from ltc.dialects.ttg import (
     MemDescType,
     SharedMemorySpaceAttr,
 )
-from ltc.dialects.ttg_canonicalize import same_layout
+from ltc.dialects.ttg.convert_layout import same_layout
 from tests import oracle
 from tests.dialect_helpers import find_ops, module_text, op_lines, parse, parse_unverified, print_ir
 

@@ -1,5 +1,5 @@
 """The LLVM IR emitter (ltc.lowering.emit.llvm_ir) on the hand-written lowered modules of
-``tests/test_emit_ptx.py``.
+``tests/emit_fixtures.py``.
 
 Every module's LLVM IR must pass ``llvm-as``, compile with LLVM 14's ``llc
 -march=nvptx64 -mcpu=sm_80``, and the PTX llc makes must pass ``ptxas -arch=sm_80``.
@@ -12,44 +12,35 @@ from __future__ import annotations
 
 import re
 import shutil
-from importlib.util import find_spec
 
 import pytest
 
 from ltc.lowering.emit.common import EmitError
 from ltc.lowering.emit.llvm_ir import _escape, _float_literal, emit_llvm_ir
-from tests.test_emit_ptx import (
+from tests.emit_fixtures import (
+    FCMP_PREDICATES,
+    ICMP_PREDICATES,
+    INT_OPS,
     MODULES,
     SEMANTIC_CASTS,
     check_cast,
     check_compares,
-    check_loops,
-    check_shuffles,
-    shuffle_kernel,
     check_float_arithmetic,
     check_int_arithmetic,
+    check_loops,
+    check_shuffles,
     check_vector_add,
     kernel,
+    llc,
     loops_kernel,
+    needs_llc_and_simulator,
+    needs_llvm,
+    needs_ptxas,
     parse,
     ptxas_errors,
-    run_tool,
+    shuffle_kernel,
     store,
 )
-
-needs_llvm = pytest.mark.skipif(
-    shutil.which("llc") is None or shutil.which("llvm-as") is None, reason="LLVM 14 llc/llvm-as are not on PATH"
-)
-needs_ptxas = pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas (CUDA) is not on PATH")
-
-
-def llc(ir: str) -> str:
-    """PTX from ``llc -march=nvptx64 -mcpu=sm_80`` (after ``llvm-as`` checks the IR)."""
-    r = run_tool(["llvm-as", "k.ll", "-o", "k.bc"], {"k.ll": ir})
-    assert r.returncode == 0, f"llvm-as:\n{r.stderr}\n{ir}"
-    r = run_tool(["llc", "-march=nvptx64", "-mcpu=sm_80", "k.ll", "-o", "-"], {"k.ll": ir})
-    assert r.returncode == 0, f"llc:\n{r.stderr}\n{ir}"
-    return r.stdout
 
 
 def lines(ir: str) -> list[str]:
@@ -260,8 +251,6 @@ def test_casts_llc_ptx() -> None:
 
 
 def test_compares() -> None:
-    from tests.test_emit_ptx import FCMP_PREDICATES, ICMP_PREDICATES
-
     ls = lines(emit_llvm_ir(parse(MODULES["compares"])))
     icmps = [re.fullmatch(r"%v\d+ = icmp (\w+) (\w+) .*", s).groups() for s in ls if " = icmp " in s]  # type: ignore[union-attr]
     assert icmps == [(p, t) for t in ("i32", "i8", "i64", "i1") for p in ICMP_PREDICATES]
@@ -274,8 +263,6 @@ def test_compares() -> None:
 
 def test_arithmetic() -> None:
     ls = lines(emit_llvm_ir(parse(MODULES["arithmetic"])))
-    from tests.test_emit_ptx import INT_OPS
-
     for t in ("i8", "i16", "i32", "i64"):
         for op in INT_OPS:
             rhs = "7" if t == "i32" else r"%arg\d+"
@@ -372,12 +359,7 @@ def test_addressof_needs_the_global() -> None:
 
 # -- semantics: llc's PTX of our LLVM IR, in ltc's PTX simulator ------------------------------------------
 #
-# The same elementwise kernels and exact references as tests/test_emit_ptx.py.
-
-needs_llc_and_simulator = pytest.mark.skipif(
-    shutil.which("llc") is None or find_spec("ltc.lowering.ptxsim.machine") is None,
-    reason="needs LLVM 14 llc and ltc's PTX simulator (ltc.lowering.ptxsim.machine)",
-)
+# The same elementwise kernels and exact references as tests/test_emit_ptx_semantics.py.
 
 
 def via_llc(text: str) -> str:

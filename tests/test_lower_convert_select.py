@@ -19,7 +19,7 @@ from ltc.lowering.llvm.builder import ThreadBuilder
 from ltc.lowering.plans.convert import plan_conversion
 from ltc.lowering.llvm.convert_layout import lower_plan, select_basis
 from ltc.lowering.plans.plan import ConversionPlan, PlanStep, Reg, Select, SharedStore, ThreadAffine
-from ltc.lowering.llvm.to_llvm import FunctionLowering
+from ltc.lowering.llvm.function import FunctionLowering
 from ltc.passes.layout_ir import ModuleConfig
 from ltc.tools.pipeline import compile_kernel
 

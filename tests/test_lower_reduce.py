@@ -27,7 +27,8 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp
 
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.reduce import reduce_plan, scan_plan
-from ltc.lowering.llvm.to_llvm import LoweringError, lower_module
+from ltc.lowering.llvm.function import LoweringError
+from ltc.lowering.llvm.to_llvm import lower_module
 from ltc.passes.layout_ir import linear_layout_of
 from ltc.tools.pipeline import parse_module
 
@@ -888,7 +889,7 @@ def test_ptx_runs(case: Case, dtype: str, kind: str, scan: bool, tmp_path: Path)
     ptx = _ptx(module, "sm_90")
     _ptxas(ptx, "sm_90", tmp_path)
     _ptxas(_ptx(module, "sm_80"), "sm_80", tmp_path)
-    sim = pytest.importorskip("ltc.tools.sim_cli", reason="the PTX simulator is not there yet")
+    sim = pytest.importorskip("ltc.lowering.ptxsim.run", reason="the PTX simulator is not there yet")
     rng = np.random.default_rng(7)
     x = _data(rng, case.shape, dtype, kind)
     out_shape = case.shape if scan else (1 if len(case.shape) == 1 else case.shape[1 - case.axis],)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from ltc.lowering.plans.convert import plan_conversion
-from ltc.lowering.llvm.to_llvm import LoweringError, lower_module
+from ltc.lowering.llvm.function import LoweringError
+from ltc.lowering.llvm.to_llvm import lower_module
 from ltc.passes.layout_ir import linear_layout_of
 from ltc.tools.pipeline import PipelineError, compile_kernel, parse_module
 

@@ -1,4 +1,4 @@
-"""Classification and register permutations (lowering/convert.py), checked by the simulator."""
+"""Classification and register permutations (lowering/plans/convert.py), checked by the simulator."""
 
 from __future__ import annotations
 

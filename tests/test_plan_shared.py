@@ -1,4 +1,4 @@
-"""Shared-memory conversion plans (lowering/shared.py), run by the simulator.
+"""Shared-memory conversion plans (lowering/plans/shared.py), run by the simulator.
 
 The facts checked:
 

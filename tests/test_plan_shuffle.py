@@ -1,4 +1,4 @@
-"""Warp-shuffle plans (lowering/shuffle.py), checked by the simulator.
+"""Warp-shuffle plans (lowering/plans/shuffle.py), checked by the simulator.
 
 Hand-made conversions pin the counts the constructions give; a property test
 runs random warp-local pairs (random invertible mixing of register and lane

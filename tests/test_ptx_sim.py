@@ -38,8 +38,8 @@ from ltc.lowering.ptxsim.parse import (
     Vector,
     parse_ptx,
 )
-from ltc.lowering.ptxsim.machine import SimulationError, run_kernel
-from ltc.tools.sim_cli import simulate_ptx
+from ltc.lowering.ptxsim.errors import SimulationError
+from ltc.lowering.ptxsim.run import run_kernel, simulate_ptx
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "triton"

@@ -1,5 +1,5 @@
 """Per-thread runs that span rows: the coalesce option (``span_rows``) and the vectorizer's
-run rule (``lowering/lower_memory.py``), on ``[rows, k]`` copies whose offsets ``r·k + c``
+run rule (``lowering/llvm/memory.py``), on ``[rows, k]`` copies whose offsets ``r·k + c``
 are contiguous across rows (paper Table 2).
 
 Expected layouts follow from the rule in ``passes/coalesce.py``: a thread's box is full
@@ -276,7 +276,7 @@ def test_duplicated_warps_store_once() -> None:
 def test_simulated_copy_round_trips_random_bits() -> None:
     """The 128-bit run moves each f16 to its own place (not only the right set of bytes)."""
     ptx = P.compile_kernel(_copy_ttgir(SPAN_LAYOUT), emit="ptx")
-    from ltc.tools.sim_cli import simulate_ptx
+    from ltc.lowering.ptxsim.run import simulate_ptx
 
     src = np.arange(1024, dtype=np.uint16)
     dst = np.zeros(1024, dtype=np.uint16)

@@ -1,4 +1,4 @@
-"""Optimal swizzling (lowering/swizzle.py): exact bases for hand cases, bank conflicts by brute force.
+"""Optimal swizzling (lowering/plans/swizzle.py): exact bases for hand cases, bank conflicts by brute force.
 
 The facts checked:
 

@@ -1,18 +1,24 @@
-"""What the two text emitters (:mod:`.emit_llvm`, :mod:`.emit_ptx`) share.
+"""What the two text printers (:mod:`.llvm_ir`, :mod:`.ptx`) share.
 
 Both read a module of the *lowered-IR contract* (see :mod:`ltc.lowering.llvm.to_llvm`) and
-print it; this module holds the facts about that IR they both need:
+print it; this module holds the facts about that IR they both need, each printer deriving
+its own spellings from them:
 
 * :class:`EmitError` for IR outside the contract (naming the op);
 * scalar *type tags* (``"i1"`` … ``"i64"``, ``"f16"``, ``"bf16"``, ``"f32"``, ``"f64"``,
-  ``"ptr1"``, ``"ptr3"``) and their byte sizes;
+  ``"ptr1"``, ``"ptr3"``): one :class:`ScalarType` of facts each (:data:`SCALAR_TYPES`:
+  kind, bits, byte size, inline-asm register constraint);
 * constants as ``(tag, bits)``: the value's bit pattern (two's complement for integers,
   IEEE-754 for floats);
+* the binary ops (:data:`INT_BINARY`, :data:`FLOAT_BINARY`: LLVM's and PTX's opcodes, i8
+  extension, i1 logic) and the casts, by family;
 * compare-predicate tables (LLVM's names, PTX's ``setp`` compare ops);
 * the intrinsic table (:data:`INTRINSICS`): signature, the LLVM 14 function to call, and
   the PTX that implements it;
 * inline-asm constraint strings, parsed;
-* module facts: kernels, ``nvvm.reqntid``, the shared-memory size and how to declare it.
+* module facts: kernels, ``nvvm.reqntid``, the shared-memory size and how to declare it;
+* :class:`KernelBodyPrinter`: the walk of a kernel's body, the routing of each op to its
+  printer's handler, and the contract checks that do not depend on the spelling.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import math
 import re
 import struct
 from dataclasses import dataclass
+from typing import Literal
 
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import (
@@ -35,31 +42,43 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 __all__ = [
+    "ASM_LETTERS",
+    "ASM_REGISTER_BITS",
     "BYTE_SIZE",
-    "EmitError",
-    "KernelBodyPrinter",
+    "CASTS",
     "FCMP",
     "FCMP_PREDICATES",
+    "FLOAT_BINARY",
+    "FLOAT_CASTS",
     "FLOAT_TAGS",
-    "I1_LOGIC",
+    "FLOAT_TO_INT",
     "ICMP",
     "INTRINSICS",
+    "INT_BINARY",
     "INT_BITS",
+    "INT_CASTS",
+    "INT_TO_FLOAT",
+    "SCALAR_TYPES",
     "STATIC_SHARED_LIMIT",
     "AsmConstraints",
+    "BinaryOp",
+    "EmitError",
     "IcmpPredicate",
     "Intrinsic",
+    "KernelBodyPrinter",
     "KernelInfo",
+    "ScalarType",
+    "cast_kind",
     "constant_of",
+    "declared_shared_bytes",
     "fcmp_predicate",
     "float_bits",
     "icmp_predicate",
     "intrinsic_of",
     "kernels",
-    "module_shared_bytes",
     "parse_constraints",
     "signed_value",
     "struct_tags",
@@ -80,15 +99,55 @@ class EmitError(Exception):
 
 # -- types --------------------------------------------------------------------------------
 
-INT_BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
+ASM_REGISTER_BITS = {"b": 1, "c": 16, "h": 16, "r": 32, "l": 64, "f": 32, "d": 64}
+"""The NVPTX inline-asm register constraints and the width of the register each names:
+``b`` a predicate, ``c`` (an i8) and ``h`` 16-bit registers, ``r``/``l`` 32/64-bit ones,
+``f``/``d`` float ones."""
+
+
+@dataclass(frozen=True)
+class ScalarType:
+    """The facts about one scalar type tag that both printers spell from.
+
+    ``kind`` is ``"int"``, ``"float"`` or ``"ptr"``; ``bits`` the value's width (64 for
+    pointers: LLVM's NVPTX 64-bit data layout); ``byte_size`` the getelementptr stride, LLVM's
+    alloc size (i1 takes a byte; None: not a pointee); ``constraint`` the inline-asm letter
+    (:data:`ASM_REGISTER_BITS`) of the register that holds it (None: no register holds it:
+    the shared base is a symbol); ``address_space`` a pointer's.
+    """
+
+    tag: str
+    kind: Literal["int", "float", "ptr"]
+    bits: int
+    byte_size: int | None
+    constraint: str | None
+    address_space: int | None = None
+
+
+SCALAR_TYPES: dict[str, ScalarType] = {
+    t.tag: t
+    for t in (
+        ScalarType("i1", "int", 1, 1, "b"),
+        ScalarType("i8", "int", 8, 1, "h"),  # a byte travels in a 16-bit register
+        ScalarType("i16", "int", 16, 2, "h"),
+        ScalarType("i32", "int", 32, 4, "r"),
+        ScalarType("i64", "int", 64, 8, "l"),
+        ScalarType("f16", "float", 16, 2, "h"),
+        ScalarType("bf16", "float", 16, 2, "h"),
+        ScalarType("f32", "float", 32, 4, "f"),
+        ScalarType("f64", "float", 64, 8, "d"),
+        ScalarType("ptr1", "ptr", 64, 8, "l", address_space=1),
+        ScalarType("ptr3", "ptr", 64, None, None, address_space=3),
+    )
+}
+"""Every scalar type of the contract, by tag."""
+
+INT_BITS = {t.tag: t.bits for t in SCALAR_TYPES.values() if t.kind == "int"}
 """Integer tags and their widths."""
 
-FLOAT_TAGS = ("f16", "bf16", "f32", "f64")
+FLOAT_TAGS = tuple(t.tag for t in SCALAR_TYPES.values() if t.kind == "float")
 
-BYTE_SIZE = {
-    "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
-    "f16": 2, "bf16": 2, "f32": 4, "f64": 8, "ptr1": 8,
-}  # fmt: skip
+BYTE_SIZE = {t.tag: t.byte_size for t in SCALAR_TYPES.values() if t.byte_size is not None}
 """``sizeof`` of a getelementptr pointee (LLVM's alloc size: i1 takes a byte)."""
 
 
@@ -107,9 +166,9 @@ def type_tag(t: Attribute, op: Operation | None) -> str:
     elif isinstance(t, Float64Type):
         return "f64"
     elif isinstance(t, llvm.LLVMPointerType):
-        space = t.addr_space.data
-        if space in (1, 3):
-            return f"ptr{space}"
+        tag = f"ptr{t.addr_space.data}"
+        if tag in SCALAR_TYPES:
+            return tag
     raise EmitError(op, f"type {t} is not a scalar type of the lowered IR")
 
 
@@ -161,13 +220,68 @@ def constant_of(op: llvm.ConstantOp) -> tuple[str, int]:
     raise EmitError(op, f"constant {value} of type {op.result.type} is not a scalar constant")
 
 
-I1_LOGIC = {
-    "llvm.and": "and", "llvm.or": "or", "llvm.xor": "xor",
-    "llvm.add": "xor", "llvm.sub": "xor", "llvm.mul": "and",
-}  # fmt: skip
-"""The integer ops the contract allows on i1, as logic (mod 2: add and sub are xor, mul
-is and). LLVM 14's NVPTX backend cannot select ``mul i1``, and PTX has only predicate
-logic, so both emitters print these."""
+# -- ops ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BinaryOp:
+    """An integer or float binary op of the contract, ``llvm.<llvm>``.
+
+    ``llvm`` is LLVM's opcode; ``ptx`` PTX's (for integers with its type letter, the width
+    follows: ``div.s`` prints ``div.s32``). ``extend`` says how an i8 operand is extended
+    first (``"s"``/``"u"``) where the op reads its upper bits (None: it does not; for a
+    shift, of the shifted value only).
+    ``i1_logic`` is the op on i1 as logic (mod 2: add and sub are xor, mul is and; None: not
+    allowed on i1): LLVM 14's NVPTX backend cannot select ``mul i1``, and PTX has only
+    predicate logic, so both printers print that.
+    """
+
+    llvm: str
+    ptx: str
+    extend: str | None = None
+    i1_logic: str | None = None
+
+
+def _by_op_name(ops: tuple[BinaryOp, ...]) -> dict[str, BinaryOp]:
+    return {f"llvm.{o.llvm}": o for o in ops}
+
+
+INT_BINARY = _by_op_name(
+    (
+        BinaryOp("add", "add.s", i1_logic="xor"),
+        BinaryOp("sub", "sub.s", i1_logic="xor"),
+        BinaryOp("mul", "mul.lo.s", i1_logic="and"),
+        BinaryOp("sdiv", "div.s", extend="s"),
+        BinaryOp("udiv", "div.u", extend="u"),
+        BinaryOp("srem", "rem.s", extend="s"),
+        BinaryOp("urem", "rem.u", extend="u"),
+        BinaryOp("and", "and.b", i1_logic="and"),
+        BinaryOp("or", "or.b", i1_logic="or"),
+        BinaryOp("xor", "xor.b", i1_logic="xor"),
+        BinaryOp("shl", "shl.b"),
+        BinaryOp("lshr", "shr.u", extend="u"),
+        BinaryOp("ashr", "shr.s", extend="s"),
+    )
+)
+"""The integer binary ops, by op name."""
+
+FLOAT_BINARY = _by_op_name(
+    (BinaryOp("fadd", "add"), BinaryOp("fsub", "sub"), BinaryOp("fmul", "mul"), BinaryOp("fdiv", "div"))
+)
+"""The float binary ops but ``frem`` (which both printers expand), by op name."""
+
+INT_CASTS = ("zext", "sext", "trunc")
+FLOAT_CASTS = ("fpext", "fptrunc")
+INT_TO_FLOAT = ("sitofp", "uitofp")
+FLOAT_TO_INT = ("fptosi", "fptoui")
+CASTS = (*INT_CASTS, *FLOAT_CASTS, *INT_TO_FLOAT, *FLOAT_TO_INT, "bitcast", "ptrtoint", "inttoptr")
+"""The casts of the contract (``llvm.<kind>``), by family."""
+
+
+def cast_kind(op: Operation) -> str | None:
+    """``"zext"`` … of a cast op; None for any other op."""
+    kind = op.name.removeprefix("llvm.")
+    return kind if kind != op.name and kind in CASTS else None
 
 
 # -- compare predicates -------------------------------------------------------------------
@@ -310,8 +424,8 @@ class AsmConstraints:
     clobbers: tuple[str, ...]
 
 
-ASM_LETTERS = frozenset("rlhfdbcn")
-"""Register constraints the contract uses (``n``: an immediate)."""
+ASM_LETTERS = frozenset(ASM_REGISTER_BITS) | {"n"}
+"""Constraints the contract uses: the registers and ``n`` (an immediate)."""
 
 
 def parse_constraints(text: str, op: Operation) -> AsmConstraints:
@@ -392,34 +506,71 @@ def kernels(module: ModuleOp) -> list[KernelInfo]:
     return out
 
 
-def module_shared_bytes(module: ModuleOp) -> int | None:
-    """Bytes of ``@global_smem`` (the module's ``ttg.shared``), or None without the global.
-
-    0 with the global present means the size is unknown: declare it dynamic."""
+def declared_shared_bytes(module: ModuleOp) -> int | None:
+    """How to declare ``@global_smem``: None without the global; its size in bytes (the
+    module's ``ttg.shared``) to declare it statically; 0 to declare it dynamic (``extern``,
+    sized at launch), as when the size is unknown or above :data:`STATIC_SHARED_LIMIT`."""
     has_global = any(isinstance(op, llvm.GlobalOp) for op in module.body.block.ops)
     if not has_global:
         return None
     attr = module.attributes.get("ttg.shared")
-    if isinstance(attr, IntegerAttr):
-        return int(attr.value.data)
-    return 0
+    size = int(attr.value.data) if isinstance(attr, IntegerAttr) else 0
+    return size if 0 < size <= STATIC_SHARED_LIMIT else 0
+
+
+_HANDLERS: dict[type[Operation], str] = {
+    llvm.FRemOp: "frem",
+    llvm.FNegOp: "fneg",
+    llvm.ICmpOp: "icmp",
+    llvm.FCmpOp: "fcmp",
+    llvm.SelectOp: "select",
+    llvm.GEPOp: "gep",
+    llvm.ExtractValueOp: "extractvalue",
+    llvm.CallIntrinsicOp: "intrinsic",
+    llvm.InlineAsmOp: "inline_asm",
+    scf.ForOp: "for_loop",
+    scf.IfOp: "if_else",
+}
+"""The printer method that prints each op class taking just the op (see
+:meth:`KernelBodyPrinter.op`)."""
 
 
 class KernelBodyPrinter:
-    """What both printers share: walking a kernel's structured body in order.
+    """What both printers share: walking a kernel's structured body in order, routing each
+    op to its handler (:meth:`op`), and the checks of the contract that do not depend on
+    the spelling.
 
-    Subclasses provide ``kernel`` (a :class:`KernelInfo`), ``emit(line)``, ``op(op)`` and
-    ``RETURN`` (the text of a return: ``ret void`` / ``ret;``).
+    Subclasses set ``kernel`` (a :class:`KernelInfo`), ``has_shared`` (whether the module
+    declares ``@global_smem``) and ``RETURN`` (the text of a return: ``ret void`` /
+    ``ret;``), and provide ``emit(line)`` and the handlers :meth:`op` names.
     """
 
     RETURN = ""
     kernel: KernelInfo
+    has_shared: bool
 
     def emit(self, line: str) -> None:  # pragma: no cover - provided by subclasses
         raise NotImplementedError
 
-    def op(self, op: Operation) -> None:  # pragma: no cover - provided by subclasses
+    # The handlers :meth:`op` calls with more than the op (the others take just the op).
+    def set_constant(self, v: SSAValue, tag: str, bits: int) -> None:  # pragma: no cover
         raise NotImplementedError
+
+    def address_of(self, op: llvm.AddressOfOp) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def int_binary(self, op: Operation, entry: BinaryOp, tag: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def float_binary(self, op: Operation, entry: BinaryOp) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def cast(self, op: Operation, kind: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def tag(self, v: SSAValue, op: Operation) -> str:
+        """The tag of ``v``'s type (a printer may check more)."""
+        return type_tag(v.type, op)
 
     def block_ops(self, block: Block, top: bool = False) -> list[SSAValue]:
         """Print ``block``'s ops; returns the operands of its terminator (scf.yield)."""
@@ -438,20 +589,130 @@ class KernelBodyPrinter:
             raise EmitError(self.kernel.func, "the kernel must end with llvm.return")
         return []
 
-    def structured_op(self, op: Operation) -> None:
-        """The ops both printers route the same way: GEP, extractvalue, intrinsics, inline
-        asm, scf.for / scf.if (each printer defines the handlers); anything else is outside
-        the contract."""
-        handlers = {
-            llvm.GEPOp: "gep",
-            llvm.ExtractValueOp: "extractvalue",
-            llvm.CallIntrinsicOp: "intrinsic",
-            llvm.InlineAsmOp: "inline_asm",
-            scf.ForOp: "for_loop",
-            scf.IfOp: "if_else",
-        }
-        name = handlers.get(type(op))
-        if name is None:
-            raise EmitError(op, "is not in the lowered-IR contract")
-        getattr(self, name)(op)
+    def op(self, op: Operation) -> None:
+        """Route ``op`` to its handler: ``set_constant(result, tag, bits)``,
+        ``address_of(op)``, ``int_binary(op, entry, tag)`` (operands checked),
+        ``float_binary(op, entry)``, ``cast(op, kind)``, or the handler of its op class
+        (:data:`_HANDLERS`); anything else is outside the contract."""
+        name = op.name
+        if isinstance(op, llvm.ConstantOp):
+            self.set_constant(op.result, *constant_of(op))
+        elif isinstance(op, llvm.AddressOfOp):
+            if op.global_name.root_reference.data != "global_smem" or not self.has_shared:
+                raise EmitError(op, "only @global_smem (declared in the module) may be addressed")
+            self.address_of(op)
+        elif name in INT_BINARY:
+            self.int_binary(op, INT_BINARY[name], self.int_binary_tag(op))
+        elif name in FLOAT_BINARY:
+            self.float_binary(op, FLOAT_BINARY[name])
+        elif (kind := cast_kind(op)) is not None:
+            self.cast(op, kind)
+        else:
+            handler = _HANDLERS.get(type(op))
+            if handler is None:
+                raise EmitError(op, "is not in the lowered-IR contract")
+            getattr(self, handler)(op)
 
+    # -- checks of the contract ---------------------------------------------------------------
+    def kernel_params(self) -> list[tuple[BlockArgument, str]]:
+        """The kernel's arguments and their tags (none may point to shared memory)."""
+        func = self.kernel.func
+        params = []
+        for arg in func.body.block.args:
+            tag = type_tag(arg.type, func)
+            if tag == "ptr3":
+                raise EmitError(func, "a kernel argument cannot point to shared memory")
+            params.append((arg, tag))
+        return params
+
+    def int_binary_tag(self, op: Operation) -> str:
+        """The tag of an integer binary op's operands: one integer type, i1 only for the
+        ops with :attr:`BinaryOp.i1_logic`."""
+        lhs, rhs = op.operands
+        tag = type_tag(lhs.type, op)
+        if tag not in INT_BITS or type_tag(rhs.type, op) != tag:
+            raise EmitError(op, f"needs two integer operands of one type, got {lhs.type}, {rhs.type}")
+        if tag == "i1" and INT_BINARY[op.name].i1_logic is None:
+            raise EmitError(op, "on i1 has no predicate form")
+        return tag
+
+    def float_tag(self, op: Operation) -> str:
+        """The tag of a float op's operands (all of one float type)."""
+        tags = {type_tag(v.type, op) for v in op.operands}
+        if len(tags) != 1 or not tags <= set(FLOAT_TAGS):
+            raise EmitError(op, "needs float operands of one type")
+        return tags.pop()
+
+    def gep_operands(self, op: llvm.GEPOp) -> tuple[str, SSAValue, str]:
+        """``(pointee tag, index, index tag)`` of a getelementptr: one i32 or i64 SSA index
+        into a global pointer, stepping over a scalar."""
+        indices = tuple(op.rawConstantIndices.iter_values())
+        if len(indices) != 1 or len(op.ssa_indices) != 1 or indices[0] != llvm.GEP_USE_SSA_VAL:
+            raise EmitError(op, "needs exactly one SSA index")
+        if self.tag(op.ptr, op) != "ptr1" or self.tag(op.result, op) != "ptr1":
+            raise EmitError(op, "works on !llvm.ptr<1> only")
+        pointee = type_tag(op.elem_type, op)
+        if pointee not in BYTE_SIZE:
+            raise EmitError(op, f"pointee {op.elem_type} is not a scalar")
+        (index,) = op.ssa_indices
+        index_tag = type_tag(index.type, op)
+        if index_tag not in ("i32", "i64"):
+            raise EmitError(op, f"index must be i32 or i64, got {index.type}")
+        return pointee, index, index_tag
+
+    def extract_position(self, op: llvm.ExtractValueOp) -> tuple[tuple[str, ...], int]:
+        """The field tags of an extractvalue's (inline-asm result) struct and the field."""
+        tags = struct_tags(op.container.type, op)
+        pos = tuple(op.position.iter_values())
+        if len(pos) != 1 or not 0 <= pos[0] < len(tags):
+            raise EmitError(op, f"position {list(pos)} is not a field of {op.container.type}")
+        return tags, pos[0]
+
+    def asm_signature(self, op: llvm.InlineAsmOp) -> tuple[AsmConstraints, tuple[str, ...]]:
+        """The constraints of a PTX inline asm and its result tags (a struct's fields, one
+        scalar, or none), one output constraint each and one input constraint an operand."""
+        if op.asm_dialect is not None and op.asm_dialect.value.data != 0:
+            raise EmitError(op, "only AT&T-dialect (PTX) inline asm")
+        cons = parse_constraints(op.constraints.data, op)
+        if len(cons.inputs) != len(op.operands_):
+            raise EmitError(op, f"{len(op.operands_)} operands for {len(cons.inputs)} input constraints")
+        if op.res is None:
+            tags: tuple[str, ...] = ()
+        elif isinstance(op.res.type, llvm.LLVMStructType):
+            tags = struct_tags(op.res.type, op)
+        else:
+            tags = (self.tag(op.res, op),)
+        if len(tags) != len(cons.outputs):
+            raise EmitError(op, f"{len(tags)} results for {len(cons.outputs)} output constraints")
+        return cons, tags
+
+    def carried_tag(self, v: SSAValue, op: Operation) -> str:
+        """The tag of a value an scf op carries (an iter arg or result): not a shared pointer."""
+        tag = self.tag(v, op)
+        if tag == "ptr3":
+            raise EmitError(op, "cannot carry a shared pointer")
+        return tag
+
+    @staticmethod
+    def check_loop_bounds(op: scf.ForOp) -> None:
+        for v in (op.lb, op.ub, op.step):
+            if type_tag(v.type, op) != "i32":
+                raise EmitError(op, "bounds and step must be i32")
+
+    @staticmethod
+    def if_regions(op: scf.IfOp) -> list[Region]:
+        """The regions of an scf.if on an i1 to print: then, and else if it has one (it must
+        when the if has results)."""
+        if type_tag(op.cond.type, op) != "i1":
+            raise EmitError(op, "condition must be i1")
+        has_else = bool(op.false_region.blocks)
+        if op.output and not has_else:
+            raise EmitError(op, "an scf.if with results needs an else region")
+        return [op.true_region, op.false_region] if has_else else [op.true_region]
+
+    def yielded(self, block: Block, count: int, what: str, op: Operation) -> list[SSAValue]:
+        """Print a region's ``block``; the ``count`` values it yields (for ``what`` of ``op``)."""
+        values = self.block_ops(block)
+        if len(values) != count:
+            raise EmitError(op, f"yields {len(values)} values for {count} {what}")
+        return values

@@ -29,23 +29,25 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from ltc.lowering.emit.common import (
-    KernelBodyPrinter,
     BYTE_SIZE,
-    I1_LOGIC,
+    FLOAT_CASTS,
+    FLOAT_TO_INT,
     INT_BITS,
-    STATIC_SHARED_LIMIT,
+    INT_TO_FLOAT,
+    SCALAR_TYPES,
+    BinaryOp,
     EmitError,
+    KernelBodyPrinter,
     KernelInfo,
+    ScalarType,
     constant_of,
+    declared_shared_bytes,
     fcmp_predicate,
     float_bits,
     icmp_predicate,
     intrinsic_of,
     kernels,
-    module_shared_bytes,
-    parse_constraints,
     signed_value,
-    struct_tags,
     type_tag,
 )
 
@@ -55,31 +57,32 @@ TRIPLE = "nvptx64-nvidia-cuda"
 DATALAYOUT = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 """LLVM's NVPTX 64-bit data layout."""
 
-LLVM_TYPE = {
-    "i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64",
-    "f16": "half", "bf16": "i16", "f32": "float", "f64": "double",
-    "ptr1": "i8 addrspace(1)*", "ptr3": "i8 addrspace(3)*",
-}  # fmt: skip
+_FLOAT_TYPE = {16: "half", 32: "float", 64: "double"}
+
+
+def _llvm_type(t: ScalarType) -> str:
+    if t.address_space is not None:
+        return f"i8 addrspace({t.address_space})*"  # LLVM 14: typed pointers
+    if t.tag == "bf16":
+        return "i16"  # LLVM 14's NVPTX backend cannot select bfloat: its bit pattern
+    return _FLOAT_TYPE[t.bits] if t.kind == "float" else t.tag
+
+
+LLVM_TYPE = {tag: _llvm_type(t) for tag, t in SCALAR_TYPES.items()}
 """The LLVM 14 type that carries each tag (bf16 as its bit pattern)."""
 
-_GEP_ELEMENT = {
-    "i1": "i8", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64", "f16": "i16",
-    "bf16": "i16", "f32": "i32", "f64": "i64", "ptr1": "i64",
-}  # fmt: skip
+_GEP_ELEMENT = {tag: f"i{8 * size}" for tag, size in BYTE_SIZE.items()}
 """An integer type of the pointee's size: what getelementptr steps over."""
 
-_INT_BINARY = {
-    "llvm.add": "add", "llvm.sub": "sub", "llvm.mul": "mul", "llvm.sdiv": "sdiv",
-    "llvm.udiv": "udiv", "llvm.srem": "srem", "llvm.urem": "urem", "llvm.and": "and",
-    "llvm.or": "or", "llvm.xor": "xor", "llvm.shl": "shl", "llvm.lshr": "lshr",
-    "llvm.ashr": "ashr",
-}  # fmt: skip
-_FLOAT_BINARY = {"llvm.fadd": "fadd", "llvm.fsub": "fsub", "llvm.fmul": "fmul", "llvm.fdiv": "fdiv"}
-_CASTS = frozenset(
-    ("zext", "sext", "trunc", "fpext", "fptrunc", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
-    + ("ptrtoint", "inttoptr")
-)
-_CONSTRAINT_OF = {"i1": "b", "i16": "h", "f16": "h", "bf16": "h", "i32": "r", "f32": "f", "i64": "l", "f64": "d"}
+
+def _register_constraint(tag: str) -> str:
+    letter = SCALAR_TYPES[tag].constraint
+    assert letter is not None, tag  # intrinsics take and return values in registers only
+    return letter
+
+
+def _struct_type(tags: tuple[str, ...]) -> str:
+    return "{ " + ", ".join(LLVM_TYPE[t] for t in tags) + " }"
 
 
 def _escape(text: str) -> str:
@@ -138,6 +141,7 @@ class _FunctionPrinter(KernelBodyPrinter):
     def __init__(self, kernel: KernelInfo, smem_type: str | None, decls: _Declarations) -> None:
         self.kernel = kernel
         self.smem_type = smem_type
+        self.has_shared = smem_type is not None
         self.decls = decls
         self.lines: list[str] = []
         self.names: dict[SSAValue, str] = {}
@@ -184,75 +188,43 @@ class _FunctionPrinter(KernelBodyPrinter):
 
     # -- the function ----------------------------------------------------------------------
     def print(self) -> list[str]:
-        func = self.kernel.func
-        block = func.body.block
         params = []
-        for i, arg in enumerate(block.args):
-            tag = type_tag(arg.type, func)
-            if tag == "ptr3":
-                raise EmitError(func, "a kernel argument cannot point to shared memory")
+        for i, (arg, tag) in enumerate(self.kernel_params()):
             self.names[arg] = f"%arg{i}"
             params.append(f"{LLVM_TYPE[tag]} %arg{i}")
         self.start_block("entry")
-        self.block_ops(block, top=True)
+        self.block_ops(self.kernel.func.body.block, top=True)
         head = f"define void @{self.kernel.name}({', '.join(params)}) {{"
         return [head, *self.lines, "}"]
 
     def signature(self) -> str:
-        func = self.kernel.func
-        args = ", ".join(LLVM_TYPE[type_tag(a.type, func)] for a in func.body.block.args)
+        args = ", ".join(LLVM_TYPE[tag] for _, tag in self.kernel_params())
         return f"void ({args})* @{self.kernel.name}"
 
-    # -- ops -------------------------------------------------------------------------------
-    def op(self, op: Operation) -> None:
-        name = op.name
-        if isinstance(op, llvm.ConstantOp):
-            self.names[op.result] = _literal(*constant_of(op))
-        elif isinstance(op, llvm.AddressOfOp):
-            if op.global_name.root_reference.data != "global_smem" or self.smem_type is None:
-                raise EmitError(op, "only @global_smem (declared in the module) may be addressed")
-            self.names[op.result] = f"bitcast ({self.smem_type} addrspace(3)* @global_smem to i8 addrspace(3)*)"
-        elif name in _INT_BINARY:
-            self.int_binary(op, _INT_BINARY[name])
-        elif name in _FLOAT_BINARY:
-            self.float_binary(op, _FLOAT_BINARY[name])
-        elif isinstance(op, llvm.FRemOp):
-            self.frem(op)
-        elif isinstance(op, llvm.FNegOp):
-            self.fneg(op)
-        elif isinstance(op, llvm.ICmpOp):
-            pred = icmp_predicate(op)
-            self.define(op.res, f"icmp {pred.name} {self.typed(op.lhs, op)}, {self.value(op.rhs, op)}")
-        elif isinstance(op, llvm.FCmpOp):
-            self.fcmp(op)
-        elif isinstance(op, llvm.SelectOp):
-            type_tag(op.res.type, op)
-            c, a, b = (self.typed(v, op) for v in (op.cond, op.lhs, op.rhs))
-            self.define(op.res, f"select {c}, {a}, {b}")
-        elif name.startswith("llvm.") and name[5:] in _CASTS:
-            self.cast(op, name[5:])
-        else:
-            self.structured_op(op)
+    # -- ops (routed by KernelBodyPrinter.op) ---------------------------------------------------
+    def set_constant(self, v: SSAValue, tag: str, bits: int) -> None:
+        self.names[v] = _literal(tag, bits)
 
-    def int_binary(self, op: Operation, opcode: str) -> None:
+    def address_of(self, op: llvm.AddressOfOp) -> None:
+        self.names[op.result] = f"bitcast ({self.smem_type} addrspace(3)* @global_smem to i8 addrspace(3)*)"
+
+    def icmp(self, op: llvm.ICmpOp) -> None:
+        pred = icmp_predicate(op)
+        self.define(op.res, f"icmp {pred.name} {self.typed(op.lhs, op)}, {self.value(op.rhs, op)}")
+
+    def select(self, op: llvm.SelectOp) -> None:
+        type_tag(op.res.type, op)
+        c, a, b = (self.typed(v, op) for v in (op.cond, op.lhs, op.rhs))
+        self.define(op.res, f"select {c}, {a}, {b}")
+
+    def int_binary(self, op: Operation, entry: BinaryOp, tag: str) -> None:
         lhs, rhs = op.operands
-        tag = type_tag(lhs.type, op)
-        if tag not in INT_BITS or type_tag(rhs.type, op) != tag:
-            raise EmitError(op, f"needs two integer operands of one type, got {lhs.type}, {rhs.type}")
-        if tag == "i1":
-            if op.name not in I1_LOGIC:
-                raise EmitError(op, "on i1 has no predicate form")
-            opcode = I1_LOGIC[op.name]
+        opcode = entry.i1_logic if tag == "i1" else entry.llvm
         self.define(op.results[0], f"{opcode} {self.typed(lhs, op)}, {self.value(rhs, op)}")
 
-    def float_operands(self, op: Operation) -> str:
-        tags = {type_tag(v.type, op) for v in op.operands}
-        if len(tags) != 1 or not tags <= {"f16", "bf16", "f32", "f64"}:
-            raise EmitError(op, "needs float operands of one type")
-        return tags.pop()
-
-    def float_binary(self, op: Operation, opcode: str) -> None:
-        tag = self.float_operands(op)
+    def float_binary(self, op: Operation, entry: BinaryOp) -> None:
+        opcode = entry.llvm
+        tag = self.float_tag(op)
         lhs, rhs = op.operands
         if tag == "bf16":
             a, b = self.bf16_to_f32(lhs, op), self.bf16_to_f32(rhs, op)
@@ -261,7 +233,7 @@ class _FunctionPrinter(KernelBodyPrinter):
         self.define(op.results[0], f"{opcode} {self.typed(lhs, op)}, {self.value(rhs, op)}")
 
     def frem(self, op: llvm.FRemOp) -> None:
-        tag = self.float_operands(op)
+        tag = self.float_tag(op)
         if tag in ("f32", "f64"):
             a, b = self.value(op.lhs, op), self.value(op.rhs, op)
             self.names[op.res] = self.frem_expansion(LLVM_TYPE[tag], a, b)
@@ -294,14 +266,14 @@ class _FunctionPrinter(KernelBodyPrinter):
         return self.temp(f"select i1 {small}, {ty} {a}, {ty} {r}")
 
     def fneg(self, op: llvm.FNegOp) -> None:
-        tag = self.float_operands(op)
+        tag = self.float_tag(op)
         if tag == "bf16":
             self.define(op.res, f"xor i16 {self.value(op.arg, op)}, -32768")
         else:
             self.define(op.res, f"fneg {self.typed(op.arg, op)}")
 
     def fcmp(self, op: llvm.FCmpOp) -> None:
-        tag = self.float_operands(op)
+        tag = self.float_tag(op)
         pred = fcmp_predicate(op)
         if tag == "bf16":
             a, b = self.bf16_to_f32(op.lhs, op), self.bf16_to_f32(op.rhs, op)
@@ -342,18 +314,18 @@ class _FunctionPrinter(KernelBodyPrinter):
         (res,) = op.results
         s, d = type_tag(src.type, op), type_tag(res.type, op)
         x = self.value(src, op)
-        if kind in ("sitofp", "uitofp") and s == "i1":
+        if kind in INT_TO_FLOAT and s == "i1":
             # LLVM 14's NVPTX backend converts i1 as unsigned either way (true is -1 signed)
             one = float_bits(-1.0 if kind == "sitofp" else 1.0, d)
             self.define(res, f"select i1 {x}, {LLVM_TYPE[d]} {_literal(d, one)}, {LLVM_TYPE[d]} {_literal(d, 0)}")
             return
-        if kind in ("fptosi", "fptoui") and d == "i1":  # the PTX emitter's way: to i32, test
+        if kind in FLOAT_TO_INT and d == "i1":  # the PTX emitter's way: to i32, test
             wide = self.temp(f"{kind} {LLVM_TYPE[s]} {x} to i32") if s != "bf16" else None
             if wide is None:
                 wide = self.temp(f"{kind} float {self.bf16_to_f32(src, op)} to i32")
             self.define(res, f"icmp ne i32 {wide}, 0")
             return
-        if "bf16" in (s, d) and kind in ("fpext", "fptrunc", "sitofp", "uitofp", "fptosi", "fptoui"):
+        if "bf16" in (s, d) and kind in (*FLOAT_CASTS, *INT_TO_FLOAT, *FLOAT_TO_INT):
             self.names[res] = self.bf16_cast(op, kind, s, d, x)
             return
         if kind == "bitcast" and LLVM_TYPE[s] == LLVM_TYPE[d]:
@@ -371,14 +343,14 @@ class _FunctionPrinter(KernelBodyPrinter):
                 return f
             if kind == "fpext" and d == "f64":
                 return self.temp(f"fpext float {f} to double")
-            if kind in ("fptosi", "fptoui"):
+            if kind in FLOAT_TO_INT:
                 return self.temp(f"{kind} float {f} to {LLVM_TYPE[d]}")
             raise EmitError(op, f"{kind} from bf16 to {d}")
         if kind == "fptrunc" and s == "f32":
             return self.f32_to_bf16(x)
         if kind == "fptrunc" and s == "f64":
             return self.f32_to_bf16(self.round_odd_to_f32("double", x, "llvm.nvvm.d2f.rz", "fpext"))
-        if kind in ("sitofp", "uitofp") and s in INT_BITS:
+        if kind in INT_TO_FLOAT and s in INT_BITS:
             bits = INT_BITS[s]
             if bits <= 16:  # exact in f32
                 return self.f32_to_bf16(self.temp(f"{kind} {LLVM_TYPE[s]} {x} to float"))
@@ -389,17 +361,7 @@ class _FunctionPrinter(KernelBodyPrinter):
         raise EmitError(op, f"{kind} from {s} to bf16")
 
     def gep(self, op: llvm.GEPOp) -> None:
-        indices = tuple(op.rawConstantIndices.iter_values())
-        if len(indices) != 1 or len(op.ssa_indices) != 1 or indices[0] != llvm.GEP_USE_SSA_VAL:
-            raise EmitError(op, "needs exactly one SSA index")
-        if type_tag(op.ptr.type, op) != "ptr1" or type_tag(op.result.type, op) != "ptr1":
-            raise EmitError(op, "works on !llvm.ptr<1> only")
-        pointee = type_tag(op.elem_type, op)
-        if pointee not in BYTE_SIZE:
-            raise EmitError(op, f"pointee {op.elem_type} is not a scalar")
-        (index,) = op.ssa_indices
-        if type_tag(index.type, op) not in ("i32", "i64"):
-            raise EmitError(op, f"index must be i32 or i64, got {index.type}")
+        pointee, index, _ = self.gep_operands(op)
         elem = _GEP_ELEMENT[pointee]
         base = self.value(op.ptr, op)
         if elem != "i8":
@@ -411,12 +373,8 @@ class _FunctionPrinter(KernelBodyPrinter):
             self.define(op.result, f"bitcast {elem} addrspace(1)* {addr} to i8 addrspace(1)*")
 
     def extractvalue(self, op: llvm.ExtractValueOp) -> None:
-        tags = struct_tags(op.container.type, op)
-        pos = tuple(op.position.iter_values())
-        if len(pos) != 1 or not 0 <= pos[0] < len(tags):
-            raise EmitError(op, f"position {list(pos)} is not a field of {op.container.type}")
-        struct_ty = "{ " + ", ".join(LLVM_TYPE[t] for t in tags) + " }"
-        self.define(op.res, f"extractvalue {struct_ty} {self.value(op.container, op)}, {pos[0]}")
+        tags, pos = self.extract_position(op)
+        self.define(op.res, f"extractvalue {_struct_type(tags)} {self.value(op.container, op)}, {pos}")
 
     # -- calls -------------------------------------------------------------------------------
     def intrinsic(self, op: llvm.CallIntrinsicOp) -> None:
@@ -429,52 +387,38 @@ class _FunctionPrinter(KernelBodyPrinter):
         else:
             # LLVM 14 lacks it: the same PTX as the PTX emitter, as inline asm.
             text = entry.ptx.format(*(f"${i + 1}" for i in range(len(entry.args))), d="$0")
-            letters = ["=" + _CONSTRAINT_OF[entry.result]] if entry.result else []
-            constraints = ",".join(letters + [_CONSTRAINT_OF[t] for t in entry.args])
+            letters = ["=" + _register_constraint(entry.result)] if entry.result else []
+            constraints = ",".join(letters + [_register_constraint(t) for t in entry.args])
             call = f'call {result} asm "{_escape(text)}", "{constraints}"({", ".join(args)})'
-        if entry.result is None:
-            self.emit(call)
-        else:
-            self.define(op.ress, call)  # type: ignore[arg-type]
+        self.call(op.ress, call)
 
     def inline_asm(self, op: llvm.InlineAsmOp) -> None:
-        if op.asm_dialect is not None and op.asm_dialect.value.data != 0:
-            raise EmitError(op, "only AT&T-dialect (PTX) inline asm")
-        cons = parse_constraints(op.constraints.data, op)
-        if len(cons.inputs) != len(op.operands_):
-            raise EmitError(op, f"{len(op.operands_)} operands for {len(cons.inputs)} input constraints")
+        _, tags = self.asm_signature(op)
         if op.res is None:
-            result, n_results = "void", 0
+            result = "void"
         elif isinstance(op.res.type, llvm.LLVMStructType):
-            tags = struct_tags(op.res.type, op)
-            result, n_results = "{ " + ", ".join(LLVM_TYPE[t] for t in tags) + " }", len(tags)
+            result = _struct_type(tags)
         else:
-            result, n_results = LLVM_TYPE[type_tag(op.res.type, op)], 1
-        if n_results != len(cons.outputs):
-            raise EmitError(op, f"{n_results} results for {len(cons.outputs)} output constraints")
+            result = LLVM_TYPE[tags[0]]
         side = " sideeffect" if op.has_side_effects is not None else ""
         args = ", ".join(self.typed(v, op) for v in op.operands_)
-        call = f'call {result} asm{side} "{_escape(op.asm_string.data)}", "{_escape(op.constraints.data)}"({args})'
-        if op.res is None:
-            self.emit(call)
+        asm = f'"{_escape(op.asm_string.data)}", "{_escape(op.constraints.data)}"'
+        self.call(op.res, f"call {result} asm{side} {asm}({args})")
+
+    def call(self, result: SSAValue | None, text: str) -> None:
+        """A call: the value of ``result``, or a statement when it returns nothing."""
+        if result is None:
+            self.emit(text)
         else:
-            self.define(op.res, call)
+            self.define(result, text)
 
     # -- structured control flow -------------------------------------------------------------
     def phi_lines(self, results: list[SSAValue], op: Operation) -> list[tuple[str, str]]:
         """A name and LLVM type for each phi of ``results``."""
-        out = []
-        for r in results:
-            tag = type_tag(r.type, op)
-            if tag == "ptr3":
-                raise EmitError(op, "cannot carry a shared pointer")
-            out.append((self.fresh(), LLVM_TYPE[tag]))
-        return out
+        return [(self.fresh(), LLVM_TYPE[self.carried_tag(r, op)]) for r in results]
 
     def for_loop(self, op: scf.ForOp) -> None:
-        for v in (op.lb, op.ub, op.step):
-            if type_tag(v.type, op) != "i32":
-                raise EmitError(op, "bounds and step must be i32")
+        self.check_loop_bounds(op)
         n = self.label_number()
         header, body, latch, exit_ = f"for{n}.header", f"for{n}.body", f"for{n}.latch", f"for{n}.exit"
         pred = self.block
@@ -497,10 +441,7 @@ class _FunctionPrinter(KernelBodyPrinter):
         go = self.temp(f"icmp slt i32 {iv}, {ub}")
         self.emit(f"br i1 {go}, label %{body}, label %{exit_}")
         self.start_block(body)
-        yielded = self.block_ops(block)
-        if len(yielded) != len(phis):
-            raise EmitError(op, f"yields {len(yielded)} values for {len(phis)} iter args")
-        values = [self.value(v, op) for v in yielded]
+        values = [self.value(v, op) for v in self.yielded(block, len(phis), "iter args", op)]
         self.emit(f"br label %{latch}")
         self.start_block(latch)
         self.emit(f"{iv_next} = add i32 {iv}, {step}")
@@ -512,21 +453,14 @@ class _FunctionPrinter(KernelBodyPrinter):
             self.names[r] = name
 
     def if_else(self, op: scf.IfOp) -> None:
-        if type_tag(op.cond.type, op) != "i1":
-            raise EmitError(op, "condition must be i1")
+        regions = self.if_regions(op)
         n = self.label_number()
         then, else_, end = f"if{n}.then", f"if{n}.else", f"if{n}.end"
-        has_else = bool(op.false_region.blocks)
-        if op.output and not has_else:
-            raise EmitError(op, "an scf.if with results needs an else region")
-        self.emit(f"br i1 {self.value(op.cond, op)}, label %{then}, label %{else_ if has_else else end}")
+        self.emit(f"br i1 {self.value(op.cond, op)}, label %{then}, label %{else_ if len(regions) == 2 else end}")
         incoming: list[tuple[list[str], str]] = []
-        regions = [op.true_region, op.false_region] if has_else else [op.true_region]
         for label, region in zip((then, else_), regions):
             self.start_block(label)
-            yielded = self.block_ops(region.block)
-            if len(yielded) != len(op.output):
-                raise EmitError(op, f"yields {len(yielded)} values for {len(op.output)} results")
+            yielded = self.yielded(region.block, len(op.output), "results", op)
             incoming.append(([self.value(v, op) for v in yielded], self.block))
             self.emit(f"br label %{end}")
         self.start_block(end)
@@ -539,7 +473,7 @@ class _FunctionPrinter(KernelBodyPrinter):
 def emit_llvm_ir(module: ModuleOp) -> str:
     """LLVM IR text of a lowered module (LLVM 14 syntax: typed pointers)."""
     infos = kernels(module)
-    shared = module_shared_bytes(module)
+    shared = declared_shared_bytes(module)
     smem_type: str | None = None
     lines = [
         "; Generated by ltc (lowered IR -> LLVM IR)",
@@ -548,7 +482,7 @@ def emit_llvm_ir(module: ModuleOp) -> str:
         "",
     ]
     if shared is not None:
-        if 0 < shared <= STATIC_SHARED_LIMIT:
+        if shared:
             smem_type = f"[{shared} x i8]"
             lines.append(f"@global_smem = internal addrspace(3) global {smem_type} undef, align 16")
         else:

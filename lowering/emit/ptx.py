@@ -26,7 +26,7 @@ i64, global pointers), ``%fd`` (.f64). Choices that are not obvious:
   ``cvt.rzi``, ``fma.rn``), given the sign of ``a`` (C's ``fmod``: ``-4 % 2`` is ``-0``),
   and ``a`` itself when ``|a| < |b|`` (so also for an infinite ``b``). It is exact
   unless rounding ``a/b`` reaches the next integer (large quotients; as in LLVM and
-  Triton). f16/bf16 compute it in f32; :mod:`.emit_llvm` emits the same sequence.
+  Triton). f16/bf16 compute it in f32; :mod:`.llvm_ir` emits the same sequence.
 * **i1** values are predicates: and/or/xor/add/sub/mul become ``.pred`` logic, zext/sext
   a ``selp``, trunc to i1 an ``and`` and a ``setp``.
 * **Control flow.** ``scf.for`` is a rotated loop (a guard, the body, the increment and
@@ -49,23 +49,28 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from ltc.lowering.emit.common import (
-    KernelBodyPrinter,
+    ASM_REGISTER_BITS,
     BYTE_SIZE,
     FCMP,
-    I1_LOGIC,
+    FLOAT_CASTS,
+    FLOAT_TAGS,
+    FLOAT_TO_INT,
     INT_BITS,
-    STATIC_SHARED_LIMIT,
+    INT_CASTS,
+    INT_TO_FLOAT,
+    SCALAR_TYPES,
+    BinaryOp,
     EmitError,
+    KernelBodyPrinter,
     KernelInfo,
-    constant_of,
+    ScalarType,
+    declared_shared_bytes,
     fcmp_predicate,
+    float_bits,
     icmp_predicate,
     intrinsic_of,
     kernels,
-    module_shared_bytes,
-    parse_constraints,
     signed_value,
-    struct_tags,
     substitute_operands,
     type_tag,
 )
@@ -74,34 +79,30 @@ __all__ = ["PTX_VERSION", "emit_ptx"]
 
 PTX_VERSION = "8.0"
 
-CLASS = {
-    "i1": "p", "i8": "rs", "i16": "rs", "f16": "rs", "bf16": "rs", "i32": "r",
-    "f32": "f", "i64": "rd", "ptr1": "rd", "f64": "fd",
-}  # fmt: skip
+_DECL = {"p": ".pred", "rs": ".b16", "r": ".b32", "f": ".f32", "rd": ".b64", "fd": ".f64"}
+"""LLVM's PTX register classes (``%rs12`` is of class ``rs``), in the order they are
+declared, and the type each is declared with (``mov`` and ``selp`` take it too)."""
+_MOV = {cls: f"mov{ty}" for cls, ty in _DECL.items()}
+_SELP = {cls: f"selp{ty}" for cls, ty in _DECL.items() if cls != "p"}
+_CONSTRAINT_CLASS = {"r": "r", "l": "rd", "h": "rs", "c": "rs", "f": "f", "d": "fd", "b": "p"}
+"""The register class of each inline-asm register constraint."""
+_WIDTH = {cls: ASM_REGISTER_BITS[letter] for letter, cls in _CONSTRAINT_CLASS.items()}
+
+CLASS = {tag: _CONSTRAINT_CLASS[t.constraint] for tag, t in SCALAR_TYPES.items() if t.constraint is not None}
 """The register class of each tag."""
 
-_DECL = {"p": ".pred", "rs": ".b16", "r": ".b32", "f": ".f32", "rd": ".b64", "fd": ".f64"}
-_MOV = {"p": "mov.pred", "rs": "mov.b16", "r": "mov.b32", "f": "mov.f32", "rd": "mov.b64", "fd": "mov.f64"}
-_WIDTH = {"p": 1, "rs": 16, "r": 32, "f": 32, "rd": 64, "fd": 64}
-_SELP = {"rs": "selp.b16", "r": "selp.b32", "f": "selp.f32", "rd": "selp.b64", "fd": "selp.f64"}
-_CONSTRAINT_CLASS = {"r": "r", "l": "rd", "h": "rs", "c": "rs", "f": "f", "d": "fd", "b": "p"}
-_PARAM = {
-    "i1": ".u8", "i8": ".u8", "i16": ".u16", "i32": ".u32", "i64": ".u64", "ptr1": ".u64",
-    "f16": ".b16", "bf16": ".b16", "f32": ".f32", "f64": ".f64",
-}  # fmt: skip
 
-_INT_OPS = {
-    "llvm.add": "add.s", "llvm.sub": "sub.s", "llvm.mul": "mul.lo.s", "llvm.sdiv": "div.s",
-    "llvm.udiv": "div.u", "llvm.srem": "rem.s", "llvm.urem": "rem.u", "llvm.and": "and.b",
-    "llvm.or": "or.b", "llvm.xor": "xor.b", "llvm.shl": "shl.b", "llvm.lshr": "shr.u",
-    "llvm.ashr": "shr.s",
-}  # fmt: skip
-"""PTX opcode and type letter of each integer op (the width follows)."""
-_SIGNED_INPUTS = {
-    "llvm.sdiv": "s", "llvm.srem": "s", "llvm.ashr": "s", "llvm.udiv": "u", "llvm.urem": "u", "llvm.lshr": "u",
-}  # fmt: skip
-"""Ops that read an i8's upper bits: how to extend it first (shift amounts aside)."""
-_FLOAT_OPS = {"llvm.fadd": "add", "llvm.fsub": "sub", "llvm.fmul": "mul", "llvm.fdiv": "div"}
+def _param_type(t: ScalarType) -> str:
+    """How a kernel parameter is declared and loaded: integers (i1 as a byte) and pointers
+    unsigned, 16-bit floats as their bits."""
+    if t.kind != "float":
+        return f".u{max(t.bits, 8)}"
+    return f".f{t.bits}" if t.bits >= 32 else f".b{t.bits}"
+
+
+_PARAM = {tag: _param_type(t) for tag, t in SCALAR_TYPES.items() if t.constraint is not None}
+
+_SHIFTS = ("shl", "lshr", "ashr")
 
 _PRED_ICMP = {
     "eq": ("xor", False, False, True), "ne": ("xor", False, False, False),
@@ -206,10 +207,10 @@ class _FunctionPrinter(KernelBodyPrinter):
 
     RETURN = "ret;"
 
-    def __init__(self, kernel: KernelInfo, arch: int, smem: bool) -> None:
+    def __init__(self, kernel: KernelInfo, arch: int, has_shared: bool) -> None:
         self.kernel = kernel
         self.arch = arch
-        self.smem = smem
+        self.has_shared = has_shared
         self.lines: list[str] = []
         self.counts = dict.fromkeys(_DECL, 0)
         self.vals: dict[SSAValue, str | tuple[str, ...] | _Smem] = {}
@@ -306,12 +307,8 @@ class _FunctionPrinter(KernelBodyPrinter):
     def print(self) -> list[str]:
         func = self.kernel.func
         name = self.kernel.name
-        block = func.body.block
         params = []
-        for i, arg in enumerate(block.args):
-            tag = type_tag(arg.type, func)
-            if tag == "ptr3":
-                raise EmitError(func, "a kernel argument cannot point to shared memory")
+        for i, (arg, tag) in enumerate(self.kernel_params()):
             param = f"{name}_param_{i}"
             params.append(f"\t.param {_PARAM[tag]} {param}")
             if not arg.uses:
@@ -322,9 +319,8 @@ class _FunctionPrinter(KernelBodyPrinter):
                 self.emit(f"and.b16 {low}, {byte}, 1;")
                 self.emit(f"setp.eq.b16 {self.new(arg, func)}, {low}, 1;")
             else:
-                ty = {"i8": ".u8", "f16": ".b16", "bf16": ".b16"}.get(tag, _PARAM[tag])
-                self.emit(f"ld.param{ty} {self.new(arg, func)}, [{param}];")
-        self.block_ops(block, top=True)
+                self.emit(f"ld.param{_PARAM[tag]} {self.new(arg, func)}, [{param}];")
+        self.block_ops(func.body.block, top=True)
         out = [f".visible .entry {name}("]
         out.append(",\n".join(params))
         out.append(")")
@@ -339,60 +335,33 @@ class _FunctionPrinter(KernelBodyPrinter):
         out.append("}")
         return out
 
-    # -- ops -------------------------------------------------------------------------------
-    def op(self, op: Operation) -> None:
-        name = op.name
-        if isinstance(op, llvm.ConstantOp):
-            self.set_constant(op.result, *constant_of(op))
-        elif isinstance(op, llvm.AddressOfOp):
-            if op.global_name.root_reference.data != "global_smem" or not self.smem:
-                raise EmitError(op, "only @global_smem (declared in the module) may be addressed")
-            self.tag(op.result, op)
-            self.vals[op.result] = _Smem()
-        elif name in _INT_OPS:
-            self.int_binary(op)
-        elif name in _FLOAT_OPS:
-            self.float_binary(op, _FLOAT_OPS[name])
-        elif isinstance(op, llvm.FRemOp):
-            self.frem(op)
-        elif isinstance(op, llvm.FNegOp):
-            tag = self.float_tag(op)
-            self.emit(f"neg.{tag} {self.new(op.res, op)}, {self.operand(op.arg, op)};")
-        elif isinstance(op, llvm.ICmpOp):
-            self.icmp(op)
-        elif isinstance(op, llvm.FCmpOp):
-            self.fcmp(op)
-        elif isinstance(op, llvm.SelectOp):
-            self.select(op)
-        elif name in _CASTS:
-            _CASTS[name](self, op)
-        else:
-            self.structured_op(op)
+    # -- ops (routed by KernelBodyPrinter.op) ---------------------------------------------------
+    def address_of(self, op: llvm.AddressOfOp) -> None:
+        self.tag(op.result, op)
+        self.vals[op.result] = _Smem()
+
+    def fneg(self, op: llvm.FNegOp) -> None:
+        tag = self.float_tag(op)
+        self.emit(f"neg.{tag} {self.new(op.res, op)}, {self.operand(op.arg, op)};")
 
     # -- integers ---------------------------------------------------------------------------
-    def int_binary(self, op: Operation) -> None:
+    def int_binary(self, op: Operation, entry: BinaryOp, tag: str) -> None:
         lhs, rhs = op.operands
-        tag = type_tag(lhs.type, op)
-        if tag not in INT_BITS or type_tag(rhs.type, op) != tag:
-            raise EmitError(op, f"needs two integer operands of one type, got {lhs.type}, {rhs.type}")
         res = op.results[0]
         if tag == "i1":
-            logic = I1_LOGIC.get(op.name)
-            if logic is None:
-                raise EmitError(op, "on i1 has no predicate form")
             a, b = self.operand(lhs, op), self.operand(rhs, op)
-            self.emit(f"{logic}.pred {self.new(res, op)}, {a}, {b};")
+            self.emit(f"{entry.i1_logic}.pred {self.new(res, op)}, {a}, {b};")
             return
         width = max(INT_BITS[tag], 16)
-        sign = _SIGNED_INPUTS.get(op.name)
-        if op.name in ("llvm.shl", "llvm.lshr", "llvm.ashr"):
+        sign = entry.extend
+        if entry.llvm in _SHIFTS:
             a = self.int_operand(lhs, op, sign) if sign else self.operand(lhs, op)
             b = self.shift_amount(rhs, op)
         elif sign:
             a, b = self.int_operand(lhs, op, sign), self.int_operand(rhs, op, sign)
         else:
             a, b = self.operand(lhs, op), self.operand(rhs, op)
-        self.emit(f"{_INT_OPS[op.name]}{width} {self.new(res, op)}, {a}, {b};")
+        self.emit(f"{entry.ptx}{width} {self.new(res, op)}, {a}, {b};")
 
     def shift_amount(self, v: SSAValue, op: Operation) -> str:
         """PTX shifts take a .u32 amount (amounts past the width are poison in LLVM)."""
@@ -402,8 +371,7 @@ class _FunctionPrinter(KernelBodyPrinter):
         if tag == "i32":
             return self.operand(v, op)
         r = self.reg("r")
-        src = {"i8": "u8", "i16": "u16", "i64": "u64"}[tag]
-        self.emit(f"cvt.u32.{src} {r}, {self.operand(v, op)};")
+        self.emit(f"cvt.u32.u{INT_BITS[tag]} {r}, {self.operand(v, op)};")
         return r
 
     def icmp(self, op: llvm.ICmpOp) -> None:
@@ -435,19 +403,14 @@ class _FunctionPrinter(KernelBodyPrinter):
         self.emit(f"{_SELP[CLASS[tag]]} {self.new(op.res, op)}, {a}, {b}, {c};")
 
     # -- floats -----------------------------------------------------------------------------
-    def float_tag(self, op: Operation) -> str:
-        tags = {type_tag(v.type, op) for v in op.operands}
-        if len(tags) != 1 or not tags <= {"f16", "bf16", "f32", "f64"}:
-            raise EmitError(op, "needs float operands of one type")
-        return tags.pop()
-
     def to_f32(self, v: SSAValue, op: Operation) -> str:
         """An f16/bf16 value widened (exactly) to f32."""
         r = self.reg("f")
         self.emit(f"cvt.f32.{type_tag(v.type, op)} {r}, {self.operand(v, op)};")
         return r
 
-    def float_binary(self, op: Operation, kind: str) -> None:
+    def float_binary(self, op: Operation, entry: BinaryOp) -> None:
+        kind = entry.ptx
         tag = self.float_tag(op)
         lhs, rhs = op.operands
         a, b = self.operand(lhs, op), self.operand(rhs, op)
@@ -514,9 +477,20 @@ class _FunctionPrinter(KernelBodyPrinter):
         (res,) = op.results
         return src, res, self.tag(src, op), self.tag(res, op)
 
-    def int_cast(self, op: Operation) -> None:
+    def cast(self, op: Operation, kind: str) -> None:
+        if kind in INT_CASTS:
+            self.int_cast(op, kind)
+        elif kind in FLOAT_CASTS:
+            self.float_cast(op, kind)
+        elif kind in INT_TO_FLOAT:
+            self.int_to_float(op, kind)
+        elif kind in FLOAT_TO_INT:
+            self.float_to_int(op, kind)
+        else:
+            getattr(self, kind)(op)  # bitcast, ptrtoint, inttoptr
+
+    def int_cast(self, op: Operation, kind: str) -> None:
         src, res, s, d = self.cast_tags(op)
-        kind = op.name[5:]
         if s not in INT_BITS or d not in INT_BITS:
             raise EmitError(op, f"casts integers, got {src.type} to {res.type}")
         sb, db = INT_BITS[s], INT_BITS[d]
@@ -551,14 +525,12 @@ class _FunctionPrinter(KernelBodyPrinter):
             dst = max(db, 16) if kind == "trunc" else db
             self.emit(f"cvt.{letter}{dst}.{letter}{sb} {self.new(res, op)}, {a};")
 
-    def float_cast(self, op: Operation) -> None:
+    def float_cast(self, op: Operation, kind: str) -> None:
         """fpext, fptrunc."""
         src, res, s, d = self.cast_tags(op)
-        kind = op.name[5:]
-        order = ("f16", "bf16", "f32", "f64")
-        if s not in order or d not in order or s == d or ({s, d} == {"f16", "bf16"}):
+        if s not in FLOAT_TAGS or d not in FLOAT_TAGS or s == d or ({s, d} == {"f16", "bf16"}):
             raise EmitError(op, f"cannot {kind} {src.type} to {res.type}")
-        if (order.index(s) < order.index(d)) != (kind == "fpext"):
+        if (SCALAR_TYPES[s].bits < SCALAR_TYPES[d].bits) != (kind == "fpext"):
             raise EmitError(op, f"cannot {kind} {src.type} to {res.type}")
         a = self.in_reg(src, op)
         if kind == "fpext":
@@ -568,14 +540,15 @@ class _FunctionPrinter(KernelBodyPrinter):
             else:
                 self.emit(f"cvt.{d}.{s} {self.new(res, op)}, {a};")
         elif d == "bf16" and s == "f64" and self.arch < 90:
-            self.to_bf16_round_odd("f64", a, self.new(res, op))
+            self.to_bf16_round_odd(s, "f64", a, self.new(res, op))
         else:
             self.emit(f"cvt.rn.{d}.{s} {self.new(res, op)}, {a};")
 
-    def to_bf16_round_odd(self, src_type: str, a: str, d: str) -> None:
-        """bf16 of an s32/u32/s64/u64/f64 register, rounded once: to f32 toward zero,
-        the last bit set when inexact (round to odd), then ``cvt.rn.bf16.f32``."""
-        f, back, bits, inexact = self.reg("f"), self.reg(CLASS[_CVT_TAG[src_type]]), self.reg("r"), self.reg("p")
+    def to_bf16_round_odd(self, src: str, src_type: str, a: str, d: str) -> None:
+        """bf16 of an i32/i64/f64 (tag ``src``) register read as ``src_type`` (``s32``,
+        ``u64``, ``f64`` …), rounded once: to f32 toward zero, the last bit set when inexact
+        (round to odd), then ``cvt.rn.bf16.f32``."""
+        f, back, bits, inexact = self.reg("f"), self.reg(CLASS[src]), self.reg("r"), self.reg("p")
         self.emit(f"cvt.rz.f32.{src_type} {f}, {a};")
         if src_type == "f64":
             self.emit(f"cvt.f64.f32 {back}, {f};")
@@ -588,20 +561,16 @@ class _FunctionPrinter(KernelBodyPrinter):
         self.emit(f"mov.b32 {odd}, {bits};")
         self.emit(f"cvt.rn.bf16.f32 {d}, {odd};")
 
-    def int_to_float(self, op: Operation) -> None:
+    def int_to_float(self, op: Operation, kind: str) -> None:
         """sitofp, uitofp (round to nearest even)."""
         src, res, s, d = self.cast_tags(op)
-        letter = "s" if op.name == "llvm.sitofp" else "u"
-        if s not in INT_BITS or d not in ("f16", "bf16", "f32", "f64"):
+        letter = "s" if kind == "sitofp" else "u"
+        if s not in INT_BITS or d not in FLOAT_TAGS:
             raise EmitError(op, f"converts an integer to a float, got {src.type} to {res.type}")
-        if s == "i1":
-            one = {"f16": 0x3C00, "bf16": 0x3F80, "f32": 0x3F800000, "f64": 0x3FF0000000000000}[d]
-            sign = {"f16": 0x8000, "bf16": 0x8000, "f32": 0x80000000, "f64": 1 << 63}[d]
-            true = one | (sign if letter == "s" else 0)
-            cls = CLASS[d]
-            fmt = {"rs": "0x{:04X}", "f": "0f{:08X}", "fd": "0d{:016X}"}[cls]
-            d = self.new(res, op)
-            self.emit(f"{_SELP[cls]} {d}, {fmt.format(true)}, {fmt.format(0)}, {self.operand(src, op)};")
+        if s == "i1":  # true is -1 signed
+            true = float_bits(-1.0 if letter == "s" else 1.0, d)
+            reg = self.new(res, op)
+            self.emit(f"{_SELP[CLASS[d]]} {reg}, {_imm(d, true)}, {_imm(d, 0)}, {self.operand(src, op)};")
             return
         a = self.in_reg(src, op)
         it = f"{letter}{INT_BITS[s]}"
@@ -611,15 +580,15 @@ class _FunctionPrinter(KernelBodyPrinter):
                 self.emit(f"cvt.rn.f32.{it} {f}, {a};")
                 self.emit(f"cvt.rn.bf16.f32 {self.new(res, op)}, {f};")
             else:
-                self.to_bf16_round_odd(it, a, self.new(res, op))
+                self.to_bf16_round_odd(s, it, a, self.new(res, op))
             return
         self.emit(f"cvt.rn.{d}.{it} {self.new(res, op)}, {a};")
 
-    def float_to_int(self, op: Operation) -> None:
+    def float_to_int(self, op: Operation, kind: str) -> None:
         """fptosi, fptoui (round toward zero)."""
         src, res, s, d = self.cast_tags(op)
-        letter = "s" if op.name == "llvm.fptosi" else "u"
-        if s not in ("f16", "bf16", "f32", "f64") or d not in INT_BITS:
+        letter = "s" if kind == "fptosi" else "u"
+        if s not in FLOAT_TAGS or d not in INT_BITS:
             raise EmitError(op, f"converts a float to an integer, got {src.type} to {res.type}")
         a = self.in_reg(src, op)
         if s == "bf16" and self.arch < 90:
@@ -665,18 +634,8 @@ class _FunctionPrinter(KernelBodyPrinter):
 
     # -- memory addressing and aggregates --------------------------------------------------------
     def gep(self, op: llvm.GEPOp) -> None:
-        indices = tuple(op.rawConstantIndices.iter_values())
-        if len(indices) != 1 or len(op.ssa_indices) != 1 or indices[0] != llvm.GEP_USE_SSA_VAL:
-            raise EmitError(op, "needs exactly one SSA index")
-        if self.tag(op.ptr, op) != "ptr1" or self.tag(op.result, op) != "ptr1":
-            raise EmitError(op, "works on !llvm.ptr<1> only")
-        size = BYTE_SIZE.get(type_tag(op.elem_type, op))
-        if size is None:
-            raise EmitError(op, f"pointee {op.elem_type} is not a scalar")
-        (index,) = op.ssa_indices
-        itag = type_tag(index.type, op)
-        if itag not in ("i32", "i64"):
-            raise EmitError(op, f"index must be i32 or i64, got {index.type}")
+        pointee, index, itag = self.gep_operands(op)
+        size = BYTE_SIZE[pointee]
         base = self.operand(op.ptr, op)
         if index in self.consts:
             offset = signed_value(self.consts[index][1], INT_BITS[itag]) * size
@@ -707,14 +666,11 @@ class _FunctionPrinter(KernelBodyPrinter):
         self.emit(f"add.s64 {self.new(op.result, op)}, {base}, {off};")
 
     def extractvalue(self, op: llvm.ExtractValueOp) -> None:
-        tags = struct_tags(op.container.type, op)
-        pos = tuple(op.position.iter_values())
+        _, pos = self.extract_position(op)
         fields = self.vals.get(op.container)
         if not isinstance(fields, tuple):
             raise EmitError(op, "extracts from a value that is not an inline-asm struct")
-        if len(pos) != 1 or not 0 <= pos[0] < len(tags):
-            raise EmitError(op, f"position {list(pos)} is not a field of {op.container.type}")
-        self.vals[op.res] = fields[pos[0]]
+        self.vals[op.res] = fields[pos]
 
     # -- calls ---------------------------------------------------------------------------------
     def intrinsic(self, op: llvm.CallIntrinsicOp) -> None:
@@ -724,20 +680,8 @@ class _FunctionPrinter(KernelBodyPrinter):
         self.emit(entry.ptx.format(*args, d=d))
 
     def inline_asm(self, op: llvm.InlineAsmOp) -> None:
-        if op.asm_dialect is not None and op.asm_dialect.value.data != 0:
-            raise EmitError(op, "only AT&T-dialect (PTX) inline asm")
-        cons = parse_constraints(op.constraints.data, op)
+        cons, tags = self.asm_signature(op)
         inputs = list(op.operands_)
-        if len(cons.inputs) != len(inputs):
-            raise EmitError(op, f"{len(inputs)} operands for {len(cons.inputs)} input constraints")
-        if op.res is None:
-            tags: tuple[str, ...] = ()
-        elif isinstance(op.res.type, llvm.LLVMStructType):
-            tags = struct_tags(op.res.type, op)
-        else:
-            tags = (self.tag(op.res, op),)
-        if len(tags) != len(cons.outputs):
-            raise EmitError(op, f"{len(tags)} results for {len(cons.outputs)} output constraints")
         outputs = [self.reg(self.asm_class(letter, tag, op)) for letter, tag in zip(cons.outputs, tags)]
         operands = list(outputs)
         for letter, v in zip(cons.inputs, inputs):
@@ -788,9 +732,7 @@ class _FunctionPrinter(KernelBodyPrinter):
         return "bra.uni" if cond_uniform else "bra"
 
     def for_loop(self, op: scf.ForOp) -> None:
-        for v in (op.lb, op.ub, op.step):
-            if type_tag(v.type, op) != "i32":
-                raise EmitError(op, "bounds and step must be i32")
+        self.check_loop_bounds(op)
         block = op.body.block
         loop, end = self.label("loop"), self.label("end")
         lb, ub, step = (self.operand(v, op) for v in (op.lb, op.ub, op.step))
@@ -799,9 +741,7 @@ class _FunctionPrinter(KernelBodyPrinter):
         slots = []
         moves = [(iv, lb, "r")]
         for arg, init, res in zip(block.args[1:], op.iter_args, op.res, strict=True):
-            tag = self.tag(arg, op)
-            if tag == "ptr3":
-                raise EmitError(op, "cannot carry a shared pointer")
+            tag = self.carried_tag(arg, op)
             r = self.new(arg, op)
             self.vals[res] = r
             slots.append((r, CLASS[tag]))
@@ -813,9 +753,7 @@ class _FunctionPrinter(KernelBodyPrinter):
             self.emit(f"setp.ge.s32 {skip}, {lb}, {ub};")
             self.emit(f"@{skip} {self.branch(uniform)} {end};")
         self.lines.append(f"{loop}:")
-        yielded = self.block_ops(block)
-        if len(yielded) != len(slots):
-            raise EmitError(op, f"yields {len(yielded)} values for {len(slots)} iter args")
+        yielded = self.yielded(block, len(slots), "iter args", op)
         self.copies([(r, self.operand(v, op), cls) for (r, cls), v in zip(slots, yielded)])
         again = self.reg("p")
         self.emit(f"add.s32 {iv}, {iv}, {step};")
@@ -825,53 +763,29 @@ class _FunctionPrinter(KernelBodyPrinter):
             self.lines.append(f"{end}:")
 
     def if_else(self, op: scf.IfOp) -> None:
-        if type_tag(op.cond.type, op) != "i1":
-            raise EmitError(op, "condition must be i1")
-        has_else = bool(op.false_region.blocks)
-        if op.output and not has_else:
-            raise EmitError(op, "an scf.if with results needs an else region")
+        regions = self.if_regions(op)
+        has_else = len(regions) == 2
         cond = self.operand(op.cond, op)
         bra = self.branch(self.uniform(op.cond))
         slots = [(self.new(r, op), CLASS[self.tag(r, op)]) for r in op.output]
         end = self.label("endif")
         other = self.label("else") if has_else else end
         self.emit(f"@!{cond} {bra} {other};")
-        regions = [op.true_region, op.false_region] if has_else else [op.true_region]
         for k, region in enumerate(regions):
             if k == 1:
                 self.lines.append(f"{other}:")
-            yielded = self.block_ops(region.block)
-            if len(yielded) != len(slots):
-                raise EmitError(op, f"yields {len(yielded)} values for {len(slots)} results")
+            yielded = self.yielded(region.block, len(slots), "results", op)
             self.copies([(r, self.operand(v, op), cls) for (r, cls), v in zip(slots, yielded)])
             if k == 0 and has_else:
                 self.emit(f"bra.uni {end};")
         self.lines.append(f"{end}:")
 
 
-_CVT_TAG = {"s32": "i32", "u32": "i32", "s64": "i64", "u64": "i64", "f64": "f64"}
-
-_CASTS = {
-    "llvm.zext": _FunctionPrinter.int_cast,
-    "llvm.sext": _FunctionPrinter.int_cast,
-    "llvm.trunc": _FunctionPrinter.int_cast,
-    "llvm.fpext": _FunctionPrinter.float_cast,
-    "llvm.fptrunc": _FunctionPrinter.float_cast,
-    "llvm.sitofp": _FunctionPrinter.int_to_float,
-    "llvm.uitofp": _FunctionPrinter.int_to_float,
-    "llvm.fptosi": _FunctionPrinter.float_to_int,
-    "llvm.fptoui": _FunctionPrinter.float_to_int,
-    "llvm.bitcast": _FunctionPrinter.bitcast,
-    "llvm.ptrtoint": _FunctionPrinter.ptrtoint,
-    "llvm.inttoptr": _FunctionPrinter.inttoptr,
-}
-
-
 def emit_ptx(module: ModuleOp, target: str = "sm_90") -> str:
     """PTX text of a lowered module for ``target`` (``sm_80`` or newer)."""
     arch = _target_arch(target)
     infos = kernels(module)
-    shared = module_shared_bytes(module)
+    shared = declared_shared_bytes(module)
     lines = [
         "//",
         "// Generated by ltc (lowered IR -> PTX)",
@@ -883,7 +797,7 @@ def emit_ptx(module: ModuleOp, target: str = "sm_90") -> str:
         "",
     ]
     if shared is not None:
-        if 0 < shared <= STATIC_SHARED_LIMIT:
+        if shared:
             lines.append(f".shared .align 16 .b8 global_smem[{shared}];")
         else:
             lines.append(".extern .shared .align 16 .b8 global_smem[];")
@@ -892,4 +806,3 @@ def emit_ptx(module: ModuleOp, target: str = "sm_90") -> str:
         lines += _FunctionPrinter(k, arch, shared is not None).print()
         lines.append("")
     return "\n".join(lines)
-

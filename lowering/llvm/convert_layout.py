@@ -55,7 +55,7 @@ from ltc.lowering.plans.plan import (
     ThreadAffine,
 )
 from ltc.lowering.llvm.thread_index import affine_value, thread_columns
-from ltc.lowering.llvm.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 from ltc.lowering.llvm.word_pack import WordPacker, packable
 
 __all__ = ["CONVERT_HANDLERS", "lower_plan", "select_basis"]

@@ -11,7 +11,7 @@ Triton's lowering does; ``arith.divf`` and ``math.sqrt`` are correctly rounded.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -29,28 +29,9 @@ from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPER
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
-from ltc.lowering.llvm.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, Scalar, map_registers, scalar_type
 
-__all__ = ["ELEMENTWISE_HANDLERS", "map_registers"]
-
-Scalar = Callable[[ThreadBuilder, Operation, list[SSAValue]], SSAValue]
-
-
-def map_registers(fl: FunctionLowering, op: Operation, args: Sequence[Lowered], fn: Scalar) -> list[Lowered]:
-    """Apply ``fn`` per register (or once, on scalars); equal operand tuples share a result."""
-    tensors = [a for a in args if isinstance(a, ThreadTensor)]
-    if not tensors:
-        return [fn(fl.b, op, list(args))]  # type: ignore[arg-type]
-    n = len(tensors[0].regs)
-    memo: dict[tuple[SSAValue, ...], SSAValue] = {}
-    regs = []
-    for r in range(n):
-        key = tuple(a.regs[r] if isinstance(a, ThreadTensor) else a for a in args)
-        if key not in memo:
-            memo[key] = fn(fl.b, op, list(key))
-        regs.append(memo[key])
-    return [fl.tensor(op, op.results[0].type, regs)]
-
+__all__ = ["ELEMENTWISE_HANDLERS"]
 
 def _elementwise(fn: Scalar) -> Handler:
     def lower(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:

@@ -36,7 +36,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from ltc.dialects import tt
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width
-from ltc.lowering.llvm.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, map_registers, scalar_type
 from ltc.passes.axis_info import AxisInfo, alignment, mask_alignment
 from ltc.passes.strides import Strides, pow2_divisor
 
@@ -333,8 +333,6 @@ def _store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Low
 
 
 def _addptr(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
-    from ltc.lowering.llvm.elementwise import map_registers
-
     pointee = tt.pointee_type_of(op.operands[0].type)
     if pointee is None or isinstance(pointee, TensorType):
         raise LoweringError(op, "tt.addptr needs a pointer to scalars")

@@ -42,7 +42,7 @@ from xdsl.ir import Operation, SSAValue
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
 from ltc.lowering.llvm.thread_index import register_constants
-from ltc.lowering.llvm.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
 
 __all__ = ["REDUCE_HANDLERS", "ReducePlan", "ScanPlan", "combine_region", "reduce_plan", "scan_plan"]
 

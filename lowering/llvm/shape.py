@@ -19,7 +19,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.thread_index import register_constants, thread_part
-from ltc.lowering.llvm.to_llvm import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
 
 __all__ = ["SHAPE_HANDLERS", "rename_registers"]
 

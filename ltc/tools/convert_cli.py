@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from ltc.tools.layout_cli import CliError, build_layout, check_in_dim, parse_shape
+from ltc.tools.layout_input import CliError, build_layout, check_in_dim, parse_shape
 
 __all__ = ["DTYPE_BITS", "JSON_KEYS", "convert_parser", "run_convert"]
 

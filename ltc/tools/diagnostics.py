@@ -52,3 +52,8 @@ class SourceFile:
         first, *rest = message.splitlines() or [""]
         head = f"{self.name}:{line}:{col}: {severity}: {first}"
         return "\n".join([head, *rest, text, pad + "^"])
+
+
+def one_line(message: str) -> str:
+    """``message`` with every run of whitespace (newlines included) made one space."""
+    return " ".join(message.split())

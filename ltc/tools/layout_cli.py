@@ -14,7 +14,8 @@ warp, block — or offset, block for shared memory) to tensor indices
 * ``--svg OUT``: the same as an SVG picture (``-`` writes it to stdout).
 
 ``ltc-layout convert SRC DST --shape ... --dtype ...`` plans the conversion
-between two layouts instead (``ltc.tools.convert_cli``).
+between two layouts instead (``ltc.tools.convert_cli``); both read layouts with
+``ltc.tools.layout_input``.
 
 Exit status: 0 on success; 1 for bad input (attribute text, shape, options that
 the layout contradicts), with one ``ltc-layout: error: ...`` line on stderr (plus
@@ -22,9 +23,8 @@ the attribute text and a caret under the bad column for text errors); 2 for
 command-line usage errors; 3 for an internal error (a bug in ltc), reported in
 one line as well.
 
-This is the driver layer (DESIGN.md §2), the one module of ``ltc/`` allowed to
-import the other layers; ``ltc-layout`` needs only the core, which it imports
-inside the functions that use it.
+``ltc-layout`` needs only the core (numpy); ``ltc-layout convert`` adds
+``ltc.lowering.plans``, numpy only as well.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
-__all__ = ["CliError", "build_layout", "check_in_dim", "layout_main", "parse_shape"]
+from ltc.tools.convert_cli import convert_parser, run_convert
+from ltc.tools.diagnostics import one_line
+from ltc.tools.layout_input import CliError, build_layout, check_in_dim, parse_shape
+
+__all__ = ["layout_main"]
 
 _LAYOUT_PROG = "ltc-layout"
 
@@ -63,20 +67,6 @@ by N owners (broadcast), the first owner being shown.
 exit status: 0 ok, 1 bad input, 2 usage error, 3 internal error."""
 
 
-class CliError(Exception):
-    """A user-facing error: printed as one line, exit status 1.
-
-    ``source``/``col`` (1-based), when given, are echoed under the message
-    with a caret under the column.
-    """
-
-    def __init__(self, message: str, source: str | None = None, col: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.source = source
-        self.col = col
-
-
 class _UsageError(Exception):
     """argparse's complaint about the command line (exit status 2)."""
 
@@ -92,20 +82,6 @@ class _Parser(argparse.ArgumentParser):
 class _Streams:
     out: TextIO
     err: TextIO
-
-
-def parse_shape(text: str) -> tuple[int, ...]:
-    """``"64x16"`` (or ``"64,16"``, ``"64"``) -> ``(64, 16)``; every size a
-    positive power of two."""
-    parts = text.strip().lower().replace(",", "x").split("x")
-    try:
-        shape = tuple(int(p) for p in parts)
-    except ValueError:
-        raise CliError(f"bad --shape '{text}': expected sizes separated by 'x', e.g. 64x16") from None
-    bad = [s for s in shape if s <= 0 or s & (s - 1)]
-    if bad:
-        raise CliError(f"bad --shape '{text}': every size must be a positive power of 2 (got {bad[0]})")
-    return shape
 
 
 def _layout_parser() -> _Parser:
@@ -175,49 +151,14 @@ def _layout_parser() -> _Parser:
     return p
 
 
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
-
-
 def _print_error(streams: _Streams, err: CliError) -> None:
-    print(f"{_LAYOUT_PROG}: error: {_one_line(err.message)}", file=streams.err)
+    print(f"{_LAYOUT_PROG}: error: {one_line(err.message)}", file=streams.err)
     if err.source is not None and err.col is not None:
         # Keep every character one column wide so the caret lines up.
         shown = "".join(" " if ch in "\t\r\n" else ch for ch in err.source)
         col = min(max(err.col, 1), len(shown) + 1)
         print(f"  {shown}", file=streams.err)
         print("  " + " " * (col - 1) + "^", file=streams.err)
-
-
-def build_layout(attr: str, shape: tuple[int, ...]):
-    """Parse ``attr`` and build its layout, turning library errors into ``CliError``."""
-    from ltc.encodings import AttrTextError, EncodingError, ShapeError, parse_encoding
-    from ltc.linear_layout import LayoutError
-
-    text = attr.strip()
-    try:
-        encoding = parse_encoding(text)
-    except AttrTextError as e:
-        raise CliError(e.message, text, e.col) from None
-    except EncodingError as e:
-        raise CliError(e.message) from None
-    try:
-        return encoding.to_linear_layout(shape)
-    except ShapeError as e:
-        raise CliError(str(e)) from None
-    except (EncodingError, LayoutError) as e:
-        raise CliError(f"shape {'x'.join(map(str, shape))}: {e}") from None
-
-
-def check_in_dim(layout, dim: str, expected: int | None, option: str) -> None:
-    if expected is None:
-        return
-    if not layout.has_in_dim(dim):
-        raise CliError(f"{option} {expected}: the layout has no '{dim}' dimension (in dims: "
-                       f"{', '.join(layout.in_dim_names)})")
-    actual = layout.in_dim_size(dim)
-    if actual != expected:
-        raise CliError(f"{option} {expected}: the layout has {actual} (its '{dim}' in-dim size)")
 
 
 def _run_layout(args: argparse.Namespace, streams: _Streams) -> None:
@@ -257,8 +198,6 @@ def layout_main(argv: Sequence[str] | None = None) -> int:
     streams = _Streams(sys.stdout, sys.stderr)
     argv = list(argv) if argv is not None else sys.argv[1:]
     if argv[:1] == ["convert"]:
-        from ltc.tools.convert_cli import convert_parser, run_convert
-
         parser = convert_parser(_Parser)
         run = run_convert
         argv = argv[1:]
@@ -273,7 +212,7 @@ def layout_main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except _UsageError as e:
         parser.print_usage(streams.err)
-        print(f"{_LAYOUT_PROG}: error: {_one_line(str(e))}", file=streams.err)
+        print(f"{_LAYOUT_PROG}: error: {one_line(str(e))}", file=streams.err)
         return 2
     except SystemExit as e:  # --help
         return int(e.code or 0) if not isinstance(e.code, str) else 2
@@ -283,7 +222,7 @@ def layout_main(argv: Sequence[str] | None = None) -> int:
         _print_error(streams, e)
         return 1
     except Exception as e:  # a bug in ltc: still one line, never a traceback
-        print(f"{_LAYOUT_PROG}: internal error: {type(e).__name__}: {_one_line(str(e))}", file=streams.err)
+        print(f"{_LAYOUT_PROG}: internal error: {type(e).__name__}: {one_line(str(e))}", file=streams.err)
         return 3
 
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, NoReturn
 
-from ltc.tools.diagnostics import SourceFile
+from ltc.tools.diagnostics import SourceFile, one_line
 
 if TYPE_CHECKING:  # xDSL is imported on first use, not at start-up
     from xdsl.passes import PassPipeline
@@ -241,7 +241,7 @@ def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Optio
             raise
         except Exception as e:
             raise InputError(
-                source.diagnostic(chunk_offset, f"a pass failed: {type(e).__name__}: {_one_line(str(e))}")
+                source.diagnostic(chunk_offset, f"a pass failed: {type(e).__name__}: {one_line(str(e))}")
             ) from None
         if not opts.disable_verify and not opts.verify_each:
             verify("pipeline")
@@ -261,7 +261,7 @@ def _emit(module: object, opts: Options, source: SourceFile, op_offset: object, 
         return emit_text(module, opts.emit, opts.target)  # type: ignore[arg-type]
     except PipelineError as e:
         offset = op_offset(e.op) if e.op is not None else chunk_offset  # type: ignore[operator]
-        raise InputError(source.diagnostic(offset, _one_line(str(e)))) from None
+        raise InputError(source.diagnostic(offset, one_line(str(e)))) from None
 
 
 class _UsageError(Exception):
@@ -281,11 +281,7 @@ def _parse_pipeline(spec: str) -> PassPipeline | None:
     try:
         return PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
     except Exception as e:  # xDSL reports bad specs as ValueError / ArgSpecParseError
-        raise _UsageError(f"bad pass pipeline '{spec}': {_one_line(str(e))}") from None
-
-
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
+        raise _UsageError(f"bad pass pipeline '{spec}': {one_line(str(e))}") from None
 
 
 def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
@@ -357,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except Exception as e:  # a bug in ltc, never bad input: say so without a traceback
-        print(f"{PROG}: internal error: {type(e).__name__}: {_one_line(str(e))}", file=sys.stderr)
+        print(f"{PROG}: internal error: {type(e).__name__}: {one_line(str(e))}", file=sys.stderr)
         if os.environ.get("LTC_TRACEBACK"):
             raise
         return EXIT_INTERNAL

@@ -142,7 +142,8 @@ def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -
         return module
     if not _is_laid_out(module):
         run_pipeline(module, layout_pipeline(target, num_warps))
-    from ltc.lowering.llvm.to_llvm import LoweringError, lower_module
+    from ltc.lowering.llvm.function import LoweringError
+    from ltc.lowering.llvm.to_llvm import lower_module
 
     try:
         lower_module(module, target)

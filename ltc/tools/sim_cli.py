@@ -24,32 +24,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
+from ltc.lowering.ptxsim.errors import SimulationError
 from ltc.lowering.ptxsim.parse import PtxSyntaxError, parse_ptx
-from ltc.lowering.ptxsim.machine import PtxStats, SimulationError, run_kernel
+from ltc.lowering.ptxsim.run import run_kernel, simulate_ptx
 
 __all__ = ["main", "simulate_ptx"]
-
-
-def simulate_ptx(
-    ptx_text: str,
-    grid: tuple[int, int, int] | int = (1, 1, 1),
-    args: Sequence = (),
-    *,
-    kernel: str | None = None,
-    block: int | None = None,
-) -> PtxStats:
-    """Parse ``ptx_text`` and run ``kernel`` (default: its only entry) over ``grid``.
-
-    ``args`` in parameter order: numpy arrays (updated in place) or None for
-    pointer parameters, Python / numpy scalars for the rest. Threads per CTA come
-    from ``.reqntid`` / ``.maxntid`` or ``block``. Raises
-    :class:`~ltc.lowering.ptxsim.parse.PtxSyntaxError` or
-    :class:`~ltc.lowering.ptxsim.machine.SimulationError`.
-    """
-    module = parse_ptx(ptx_text)
-    return run_kernel(module, grid, args, kernel=kernel, block=block)
 
 
 class _UsageError(Exception):

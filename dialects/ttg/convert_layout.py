@@ -1,6 +1,8 @@
-"""Canonicalization patterns of ``ttg.convert_layout`` (xDSL's ``canonicalize`` pass).
+"""``ttg.convert_layout`` and its canonicalization patterns (xDSL's ``canonicalize`` pass).
 
-Imported lazily by ``ConvertLayoutOp``'s canonicalization trait. What they do:
+``%1 = ttg.convert_layout %0 : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #blocked>``
+moves a tensor to another distributed layout (same shape and element type). The
+patterns, tried in the order of ``CONVERT_LAYOUT_PATTERNS``:
 
 * ``FoldIdentityConvert``: a convert between identical types is replaced by its
   source; so is one whose two layouts are the same linear layout for the tensor's
@@ -18,19 +20,59 @@ A dead convert is removed by DCE (the op is ``Pure``).
 from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
-from xdsl.ir import Attribute, Operation, Use
+from xdsl.ir import Attribute, Operation, SSAValue, Use
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
+from xdsl.utils.exceptions import VerifyException
 
-from ltc.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalStoreOp
+from ltc.dialects.ttg.memory import LocalAllocOp, LocalStoreOp
 from ltc.dialects.ttg_attrs import LayoutAttr
 
 __all__ = [
     "CONVERT_LAYOUT_PATTERNS",
+    "ConvertLayoutOp",
     "FoldConvertChain",
     "FoldIdentityConvert",
     "RematerializeConvertedSource",
     "same_layout",
 ]
+
+
+class ConvertLayoutOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    """``ttg.convert_layout``'s canonicalization: ``CONVERT_LAYOUT_PATTERNS`` (below)."""
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return CONVERT_LAYOUT_PATTERNS
+
+
+@irdl_op_definition
+class ConvertLayoutOp(IRDLOperation):
+    """Move a tensor to another distributed layout (same shape and element type).
+
+    ``%1 = ttg.convert_layout %0 : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #blocked>``
+    """
+
+    name = "ttg.convert_layout"
+
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure(), ConvertLayoutOpHasCanonicalizationPatterns())
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: TensorType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, TensorType) and isinstance(res, TensorType)
+        if src.get_shape() != res.get_shape():
+            raise VerifyException("requires the same shape for all operands and results")
+        if src.element_type != res.element_type:
+            raise VerifyException("requires the same element type for all operands and results")
 
 
 def same_layout(src: Attribute, dst: Attribute) -> bool:

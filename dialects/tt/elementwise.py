@@ -1,0 +1,300 @@
+"""Elementwise ``tt`` ops: casts and arithmetic with no ``arith`` equivalent.
+
+``tt.int_to_ptr``, ``tt.ptr_to_int``, ``tt.bitcast``, ``tt.fp_to_fp`` (``, rounding
+= rtne`` after the attribute dictionary, required for a downcast), ``tt.clampf``,
+``tt.precise_sqrt``, ``tt.precise_divf``, ``tt.approx_divf``, ``tt.mulhiui``,
+``tt.extern_elementwise``, ``tt.elementwise_inline_asm``. Casts print ``T -> R``;
+the same-type ops print one type.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, IntegerType, StringAttr
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from ltc.dialects.tt.attrs import PropagateNan, PropagateNanAttr, RoundingMode, RoundingModeAttr
+from ltc.dialects.tt.checks import check_same_shape_and_encoding, is_tensor
+from ltc.dialects.tt.types import PtrType, element_bit_width, element_type_of, is_float_type, type_text
+
+__all__ = [
+    "ApproxDivFOp",
+    "BitcastOp",
+    "ClampFOp",
+    "ElementwiseInlineAsmOp",
+    "ExternElementwiseOp",
+    "FpToFpOp",
+    "IntToPtrOp",
+    "MulhiUIOp",
+    "PreciseDivFOp",
+    "PreciseSqrtOp",
+    "PtrToIntOp",
+]
+
+# ---------------------------------------------------------------------------
+# Casts and elementwise arithmetic
+# ---------------------------------------------------------------------------
+
+
+class _CastOp(IRDLOperation):
+    """Shared code of the one-operand casts printed ``$src attr-dict : T -> R``."""
+
+    src = operand_def()
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        check_same_shape_and_encoding(self, (self.src.type, self.result.type), "operands and results")
+        self.verify_elements(element_type_of(self.src.type), element_type_of(self.result.type))
+
+    def verify_elements(self, src: Attribute, result: Attribute) -> None:
+        raise NotImplementedError
+
+
+@irdl_op_definition
+class IntToPtrOp(_CastOp):
+    """``%p = tt.int_to_ptr %x : i64 -> !tt.ptr<f32>`` (elementwise on tensors)."""
+
+    name = "tt.int_to_ptr"
+
+    def verify_elements(self, src: Attribute, result: Attribute) -> None:
+        if src != IntegerType(64):
+            raise VerifyException(f"'tt.int_to_ptr' op operand must be i64 or a tensor of i64, got {type_text(self.src.type)}")
+        if not isinstance(result, PtrType):
+            raise VerifyException(f"'tt.int_to_ptr' op result must be a pointer or a tensor of pointers, got {type_text(self.result.type)}")
+
+
+@irdl_op_definition
+class PtrToIntOp(_CastOp):
+    """``%x = tt.ptr_to_int %p : tensor<128x!tt.ptr<f32>> -> tensor<128xi64>``."""
+
+    name = "tt.ptr_to_int"
+
+    def verify_elements(self, src: Attribute, result: Attribute) -> None:
+        if not isinstance(src, PtrType):
+            raise VerifyException(f"'tt.ptr_to_int' op operand must be a pointer or a tensor of pointers, got {type_text(self.src.type)}")
+        if result != IntegerType(64):
+            raise VerifyException(f"'tt.ptr_to_int' op result must be i64 or a tensor of i64, got {type_text(self.result.type)}")
+
+
+@irdl_op_definition
+class BitcastOp(_CastOp):
+    """``%b = tt.bitcast %x : tensor<128xf32> -> tensor<128xi32>``: same bit width, pointers are 64 bits."""
+
+    name = "tt.bitcast"
+
+    def verify_elements(self, src: Attribute, result: Attribute) -> None:
+        src_bits, dst_bits = element_bit_width(src), element_bit_width(result)
+        if src_bits is None or dst_bits is None:
+            raise VerifyException("'tt.bitcast' op operand and result must be integers, floats or pointers")
+        if src_bits != dst_bits:
+            raise VerifyException("'tt.bitcast' op Cannot bitcast data-type of size " f"{src_bits} to data-type of size {dst_bits}")
+
+
+@irdl_op_definition
+class FpToFpOp(IRDLOperation):
+    """``%y = tt.fp_to_fp %x, rounding = rtne : tensor<128xf32> -> tensor<128xf8E5M2>``.
+
+    Floating-point conversion with an explicit rounding mode; a downcast needs one.
+    """
+
+    name = "tt.fp_to_fp"
+
+    src = operand_def()
+    rounding = opt_prop_def(RoundingModeAttr)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue | Operation, result_type: Attribute, rounding: RoundingMode | None = None):
+        super().__init__(
+            operands=[src],
+            result_types=[result_type],
+            properties={"rounding": RoundingModeAttr(rounding) if rounding else None},
+        )
+
+    def verify_(self) -> None:
+        check_same_shape_and_encoding(self, (self.src.type, self.result.type), "operands and results")
+        src, dst = element_type_of(self.src.type), element_type_of(self.result.type)
+        if not is_float_type(src) or not is_float_type(dst):
+            raise VerifyException("'tt.fp_to_fp' op operand and result must be floating-point types")
+        src_bits, dst_bits = element_bit_width(src), element_bit_width(dst)
+        assert src_bits is not None and dst_bits is not None
+        if dst_bits < src_bits and self.rounding is None:
+            raise VerifyException("'tt.fp_to_fp' op Rounding mode is required for FP downcast")
+
+
+class _SameTypeElementwiseOp(IRDLOperation):
+    """Shared code of the float/int ops whose operands and result share one type."""
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    traits = traits_def(Pure())
+
+    ELEMENT_KIND: ClassVar[str] = "float"
+
+    def verify_(self) -> None:
+        elem = element_type_of(self.result_types[0])
+        ok = is_float_type(elem) if self.ELEMENT_KIND == "float" else isinstance(elem, IntegerType)
+        if not ok:
+            kind = "floating-point" if self.ELEMENT_KIND == "float" else "integer"
+            raise VerifyException(f"'{self.name}' op operands must be {kind} scalars or tensors, got {type_text(self.result_types[0])}")
+
+
+@irdl_op_definition
+class ClampFOp(_SameTypeElementwiseOp):
+    """``%y = tt.clampf %x, %lo, %hi, propagateNan = all : tensor<128xf32>``."""
+
+    name = "tt.clampf"
+
+    x = operand_def(_SameTypeElementwiseOp.T)
+    min = operand_def(_SameTypeElementwiseOp.T)
+    max = operand_def(_SameTypeElementwiseOp.T)
+    propagateNan = prop_def(PropagateNanAttr)
+    result = result_def(_SameTypeElementwiseOp.T)
+
+    assembly_format = "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)"
+
+    def __init__(self, x: SSAValue, lo: SSAValue, hi: SSAValue, propagate_nan: PropagateNan = PropagateNan.NONE):
+        super().__init__(operands=[x, lo, hi], result_types=[x.type], properties={"propagateNan": PropagateNanAttr(propagate_nan)})
+
+
+@irdl_op_definition
+class PreciseSqrtOp(_SameTypeElementwiseOp):
+    """``%y = tt.precise_sqrt %x : tensor<128xf32>`` (correctly rounded)."""
+
+    name = "tt.precise_sqrt"
+
+    x = operand_def(_SameTypeElementwiseOp.T)
+    result = result_def(_SameTypeElementwiseOp.T)
+
+    assembly_format = "$x attr-dict `:` type($x)"
+
+    def __init__(self, x: SSAValue):
+        super().__init__(operands=[x], result_types=[x.type])
+
+
+@irdl_op_definition
+class PreciseDivFOp(_SameTypeElementwiseOp):
+    """``%z = tt.precise_divf %x, %y : tensor<128xf32>`` (correctly rounded)."""
+
+    name = "tt.precise_divf"
+
+    x = operand_def(_SameTypeElementwiseOp.T)
+    y = operand_def(_SameTypeElementwiseOp.T)
+    result = result_def(_SameTypeElementwiseOp.T)
+
+    assembly_format = "$x `,` $y attr-dict `:` type($x)"
+
+    def __init__(self, x: SSAValue, y: SSAValue):
+        super().__init__(operands=[x, y], result_types=[x.type])
+
+
+@irdl_op_definition
+class ApproxDivFOp(_SameTypeElementwiseOp):
+    """``%z = tt.approx_divf %x, %y : f32`` (fast, approximate division)."""
+
+    name = "tt.approx_divf"
+
+    x = operand_def(_SameTypeElementwiseOp.T)
+    y = operand_def(_SameTypeElementwiseOp.T)
+    result = result_def(_SameTypeElementwiseOp.T)
+
+    assembly_format = "$x `,` $y attr-dict `:` type($x)"
+
+
+@irdl_op_definition
+class MulhiUIOp(_SameTypeElementwiseOp):
+    """``%z = tt.mulhiui %x, %y : tensor<128xi32>``: high half of the unsigned product."""
+
+    name = "tt.mulhiui"
+
+    ELEMENT_KIND: ClassVar[str] = "int"
+
+    x = operand_def(_SameTypeElementwiseOp.T)
+    y = operand_def(_SameTypeElementwiseOp.T)
+    result = result_def(_SameTypeElementwiseOp.T)
+
+    assembly_format = "$x `,` $y attr-dict `:` type($x)"
+
+    def __init__(self, x: SSAValue, y: SSAValue):
+        super().__init__(operands=[x, y], result_types=[x.type])
+
+
+@irdl_op_definition
+class ExternElementwiseOp(IRDLOperation):
+    """A call to a libdevice-style function, elementwise:
+
+    ``%e = tt.extern_elementwise %a, %b {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<32xf32>, tensor<32xf32>) -> tensor<32xf32>``
+    """
+
+    name = "tt.extern_elementwise"
+
+    srcs = var_operand_def()
+    libname = prop_def(StringAttr)
+    libpath = prop_def(StringAttr)
+    pure = prop_def(BoolAttr)
+    symbol = prop_def(StringAttr)
+    result = result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = "$srcs attr-dict `:` functional-type($srcs, $result)"
+
+    def verify_(self) -> None:
+        check_same_shape_and_encoding(self, [*(v.type for v in self.srcs), self.result.type], "operands and results")
+
+
+@irdl_op_definition
+class ElementwiseInlineAsmOp(IRDLOperation):
+    """Inline PTX applied elementwise:
+
+    ``%s = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<128xi32> -> tensor<128xi32>``
+    """
+
+    name = "tt.elementwise_inline_asm"
+
+    asm_string = prop_def(StringAttr)
+    constraints = prop_def(StringAttr)
+    packed_element = prop_def(IntegerAttr[I32])
+    pure = prop_def(BoolAttr)
+    args = var_operand_def()
+    result = var_result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
+
+    def verify_(self) -> None:
+        types = [*(v.type for v in self.args), *self.result.types]
+        if any(is_tensor(t) for t in self.result.types) and not any(is_tensor(v.type) for v in self.args):
+            raise VerifyException(
+                "'tt.elementwise_inline_asm' op if a result is non-scalar, then at least one operand must be non-scalar"
+            )
+        tensor_types = [t for t in types if is_tensor(t)]
+        check_same_shape_and_encoding(self, tensor_types, "tensor operands and results")

@@ -1,0 +1,234 @@
+"""The ``ttg`` types: ``#ttg.shared_memory``, ``!ttg.async.token``, ``!ttg.memdesc``.
+
+``!ttg.memdesc<128x64xf16, #shared, #smem[, mutable][, 2x128x64]>``: shape, element
+type, layout, memory space, ``mutable`` when writable, and the allocation's shape
+when the memdesc is a view of a larger buffer. ``MemDescType.parse_body`` and
+``print_body`` read and write the ``<...>`` alone (``ttg.async_copy_global_to_local``
+writes its memdesc that way). Also the text helpers the ops' messages share
+(``attr_text``, ``dims_text``) and ``shape_of_shaped``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from io import StringIO
+
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, TensorType
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr, SharedLayoutAttr
+from ltc.encodings.shared import NVMMASharedEncoding
+
+__all__ = [
+    "AsyncTokenType",
+    "MemDescType",
+    "SharedMemorySpaceAttr",
+    "attr_text",
+    "dims_text",
+    "shape_of_shaped",
+]
+
+
+@irdl_attr_definition
+class SharedMemorySpaceAttr(ParametrizedAttribute):
+    """The shared-memory space of a memdesc: ``#ttg.shared_memory`` (alias ``#smem``)."""
+
+    name = "ttg.shared_memory"
+
+
+@irdl_attr_definition
+class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
+    """``!ttg.async.token``: the result of async copies, commit groups and waits."""
+
+    name = "ttg.async.token"
+
+
+def _int_array(values: Iterable[int]) -> ArrayAttr[IntAttr]:
+    return ArrayAttr(IntAttr(v) for v in values)
+
+
+def dims_text(dims: Sequence[int]) -> str:
+    """A shape as MLIR writes it in a type: ``64x32``."""
+    return "x".join(str(d) for d in dims)
+
+
+@irdl_attr_definition
+class MemDescType(ParametrizedAttribute, TypeAttribute):
+    """A descriptor of a buffer in shared (or tensor) memory.
+
+    ``!ttg.memdesc<128x64xf16, #shared, #smem, mutable>``: shape, element type,
+    layout, memory space, ``mutable`` when the buffer may be written. A view of a
+    larger allocation (``ttg.memdesc_subslice``) also carries the allocation's shape,
+    printed last (``, 64x64``) and only when it differs from the shape. Inside
+    ``ttg.async_copy_global_to_local`` Triton prints it without ``!ttg.memdesc``
+    (``<64x64xf16, #shared, #smem, mutable>``); ``parse_body``/``print_body`` serve that.
+    """
+
+    name = "ttg.memdesc"
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    encoding: Attribute
+    memory_space: Attribute
+    mutable_memory: BoolAttr
+    alloc_shape: ArrayAttr[IntAttr]
+
+    def __init__(
+        self,
+        shape: Sequence[int],
+        element_type: Attribute,
+        encoding: Attribute,
+        memory_space: Attribute | None = None,
+        mutable_memory: bool = False,
+        alloc_shape: Sequence[int] | None = None,
+    ):
+        super().__init__(
+            _int_array(shape),
+            element_type,
+            encoding,
+            SharedMemorySpaceAttr() if memory_space is None else memory_space,
+            IntegerAttr.from_bool(mutable_memory),
+            _int_array(shape if alloc_shape is None else alloc_shape),
+        )
+
+    # -- accessors ----------------------------------------------------------
+
+    def get_shape(self) -> tuple[int, ...]:
+        """The shape of the view."""
+        return tuple(d.data for d in self.shape)
+
+    def get_alloc_shape(self) -> tuple[int, ...]:
+        """The shape of the allocation the view lies in (== shape unless a subslice)."""
+        return tuple(d.data for d in self.alloc_shape)
+
+    @property
+    def is_mutable(self) -> bool:
+        """True for ``mutable`` memdescs (may be written)."""
+        return bool(self.mutable_memory.value.data)
+
+    def with_changes(
+        self,
+        *,
+        shape: Sequence[int] | None = None,
+        element_type: Attribute | None = None,
+        encoding: Attribute | None = None,
+        mutable_memory: bool | None = None,
+        alloc_shape: Sequence[int] | None = None,
+    ) -> MemDescType:
+        """A copy with the given parameters replaced (alloc shape follows a new shape)."""
+        new_shape = self.get_shape() if shape is None else tuple(shape)
+        if alloc_shape is None:
+            alloc_shape = self.get_alloc_shape() if shape is None else new_shape
+        return MemDescType(
+            new_shape,
+            self.element_type if element_type is None else element_type,
+            self.encoding if encoding is None else encoding,
+            self.memory_space,
+            self.is_mutable if mutable_memory is None else mutable_memory,
+            alloc_shape,
+        )
+
+    # -- text ---------------------------------------------------------------
+
+    @classmethod
+    def parse_body(cls, parser: AttrParser) -> MemDescType:
+        """Parse ``<128x64xf16, #shared, #smem[, mutable][, 2x128x64]>``."""
+        with parser.in_angle_brackets():
+            shape, element_type = parser.parse_ranked_shape()
+            parser.parse_punctuation(",")
+            encoding = parser.parse_attribute()
+            parser.parse_punctuation(",")
+            memory_space = parser.parse_attribute()
+            mutable_memory = False
+            alloc_shape: list[int] | None = None
+            while parser.parse_optional_punctuation(",") is not None:
+                if alloc_shape is None and not mutable_memory and parser.parse_optional_keyword("mutable"):
+                    mutable_memory = True
+                    continue
+                if alloc_shape is not None:
+                    parser.raise_error("expected '>' after the allocation shape of a memdesc")
+                alloc_shape = parser.parse_dimension_list()
+        return cls(shape, element_type, encoding, memory_space, mutable_memory, alloc_shape)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return cls.parse_body(parser).parameters
+
+    def print_body(self, printer: Printer) -> None:
+        """Print ``<128x64xf16, #shared, #smem[, mutable][, 2x128x64]>``."""
+        with printer.in_angle_brackets():
+            for dim in self.get_shape():
+                printer.print_string(f"{dim}x")
+            printer.print_attribute(self.element_type)
+            printer.print_string(", ")
+            printer.print_attribute(self.encoding)
+            printer.print_string(", ")
+            printer.print_attribute(self.memory_space)
+            if self.is_mutable:
+                printer.print_string(", mutable")
+            if self.get_alloc_shape() != self.get_shape():
+                printer.print_string(f", {dims_text(self.get_alloc_shape())}")
+
+    def print_parameters(self, printer: Printer) -> None:
+        self.print_body(printer)
+
+    def verify(self) -> None:
+        shape = self.get_shape()
+        alloc_shape = self.get_alloc_shape()
+        if not shape:
+            raise VerifyException("rank 0 memdesc is not allowed")
+        if isinstance(self.encoding, DistributedLayoutAttr):
+            raise VerifyException(f"{attr_text(self.encoding)} is not a valid encoding")
+        if isinstance(self.encoding, SharedLayoutAttr) and not isinstance(self.memory_space, SharedMemorySpaceAttr):
+            raise VerifyException(
+                "memorySpace must be SharedMemorySpace for shared encoding. "
+                f"Got {attr_text(self.memory_space)}"
+            )
+        if alloc_shape != shape:
+            if len(alloc_shape) < len(shape) or any(
+                s > a for s, a in zip(reversed(shape), reversed(alloc_shape))
+            ):
+                raise VerifyException(
+                    "shape must be less than or equal to allocShape. "
+                    f"shape = {', '.join(map(str, shape))}, allocShape = {', '.join(map(str, alloc_shape))}"
+                )
+        if isinstance(self.encoding, LayoutAttr) and isinstance(self.encoding.encoding, NVMMASharedEncoding):
+            _verify_nvmma_block(self.encoding.encoding, alloc_shape[len(alloc_shape) - len(shape) :])
+
+
+def _verify_nvmma_block(enc: NVMMASharedEncoding, shape: Sequence[int]) -> None:
+    """Triton: a swizzled NVMMA layout needs a whole swizzle row along the contiguous dim.
+
+    ``shape`` is the allocation's shape (Triton checks the allocation, so a subslice
+    narrower than a swizzle row is fine); with one CTA per CGA (the only case
+    checked) that is the CTA's block.
+    """
+    swizzle = enc.swizzling_byte_width
+    if swizzle == 0 or len(shape) < 2 or enc.fp4_padded or enc.cga.block_bases:
+        return
+    dim = len(shape) - 2 if enc.transposed else len(shape) - 1
+    needed = swizzle * 8 // enc.element_bit_width
+    if shape[dim] < needed:
+        raise VerifyException(
+            f"block shape along the contiguous dimension {dim} is too small for the swizzle byte size "
+            f"{swizzle} in an NVMMASharedLayout, got {shape[dim]} but expected at least {needed}"
+        )
+
+
+def attr_text(attr: Attribute) -> str:
+    """``attr`` as Triton writes it in messages (inline, no aliases)."""
+    out = StringIO()
+    Printer(stream=out).print_attribute(attr)
+    return out.getvalue()
+
+
+def shape_of_shaped(attr: Attribute) -> tuple[int, ...] | None:
+    """The shape of a tensor or memdesc type; None for anything else."""
+    if isinstance(attr, (TensorType, MemDescType)):
+        return tuple(attr.get_shape())
+    return None
+
