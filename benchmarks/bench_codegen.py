@@ -22,7 +22,7 @@ smem      scratch bytes: ltc's module ``ttg.shared`` (the ``global_smem[N]`` arr
           declares; above 48 KiB the array is ``.extern`` and N is read from the lowered
           module, ``compile_kernel(..., emit="mlir")``), Triton's ``metadata.shared``
 wavefr    shared-memory wavefronts executed by one CTA on random input (ltc's PTX
-          simulator, ``ltc.tools.sim_cli.simulate_ptx``)
+          simulator, ``ltc.simulate_ptx``)
 verdict   ``ok``, or ``WORSE:`` and the columns among sass, shared, bar, wavefr where ltc
           needs more than Triton; ``error`` where ltc failed on the case (cells ``err``),
           ``n/a`` while ltc has no ``compile_kernel``

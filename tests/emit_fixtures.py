@@ -7,7 +7,7 @@ modules, the external tools, and the elementwise harness with its exact referenc
   asm, structured control flow, intrinsics, shared memory, casts, compares, arithmetic),
   with the tables they are built from (:data:`CASTS`, :data:`INTRINSIC_CALLS`, …).
 * Tools: :func:`run_tool`, :func:`ptxas_errors`, :func:`llc` and the skips when ``ptxas``,
-  LLVM 14 or ltc's PTX simulator (``ltc.lowering.ptxsim.machine``) are not there.
+  LLVM 14 or ltc's PTX simulator (``ltc.lowering.ptxsim.run``) are not there.
 * Semantics: elementwise kernels run in the simulator (:func:`simulate`) against exact
   references computed here; the ``check_*`` runners take the text → PTX function under
   test, so the PTX emitter and llc's PTX of the LLVM IR emitter meet the same references.
@@ -435,15 +435,15 @@ def ptxas_errors(ptx: str, arch: str) -> str | None:
 needs_ptxas = pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas (CUDA) is not on PATH")
 
 needs_simulator = pytest.mark.skipif(
-    find_spec("ltc.lowering.ptxsim.machine") is None, reason="ltc's PTX simulator (ltc.lowering.ptxsim.machine) is not there"
+    find_spec("ltc.lowering.ptxsim.run") is None, reason="ltc's PTX simulator (ltc.lowering.ptxsim.run) is not there"
 )
 
 needs_llvm = pytest.mark.skipif(
     shutil.which("llc") is None or shutil.which("llvm-as") is None, reason="LLVM 14 llc/llvm-as are not on PATH"
 )
 needs_llc_and_simulator = pytest.mark.skipif(
-    shutil.which("llc") is None or find_spec("ltc.lowering.ptxsim.machine") is None,
-    reason="needs LLVM 14 llc and ltc's PTX simulator (ltc.lowering.ptxsim.machine)",
+    shutil.which("llc") is None or find_spec("ltc.lowering.ptxsim.run") is None,
+    reason="needs LLVM 14 llc and ltc's PTX simulator (ltc.lowering.ptxsim.run)",
 )
 
 

@@ -1,5 +1,5 @@
 """What the PTX emitter's (ltc.lowering.emit.ptx) PTX computes, in ltc's PTX simulator
-(``ltc.lowering.ptxsim.machine``; skipped without it), on sm_90 and sm_80.
+(``ltc.lowering.ptxsim.run``; skipped without it), on sm_90 and sm_80.
 
 Elementwise kernels (every cast, compare, integer and float op on edge-case values), a
 loop kernel, shuffles, shared memory and the vector add run against the exact references

@@ -28,19 +28,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LAYERS: tuple[tuple[int, str], ...] = (
-    # (rank, module prefix); the longest matching prefix decides
-    (0, "ltc"),
-    (0, "ltc.lowering"),  # the package docstring; its sub-packages are ranked below
-    (0, "ltc.lowering.plans"),
-    (1, "ltc.dialects"),
-    (2, "ltc.passes"),
-    (3, "ltc.lowering.llvm"),
-    (3, "ltc.lowering.emit"),
-    (3, "ltc.lowering.ptxsim"),
-    (4, "ltc.tools"),
-    (4, "ltc.pipeline"),
-)
+LAYER_OF_PREFIX: dict[str, int] = {
+    # module prefix -> rank; the longest matching prefix decides
+    "ltc": 0,
+    "ltc.lowering": 0,  # the package docstring; its sub-packages are ranked below
+    "ltc.lowering.plans": 0,
+    "ltc.dialects": 1,
+    "ltc.passes": 2,
+    "ltc.lowering.llvm": 3,
+    "ltc.lowering.emit": 3,
+    "ltc.lowering.ptxsim": 3,
+    "ltc.tools": 4,
+    "ltc.pipeline": 4,
+}
 LAYER_NAMES = {0: "core + lowering/plans", 1: "dialects", 2: "passes", 3: "lowering", 4: "tools"}
 
 # Upward imports that are the public API by design, each with its reason.
@@ -129,9 +129,12 @@ for _name, _path in sorted(MODULES.items()):
     GRAPH[_name], THIRD_PARTY[_name] = _imports(_name, _path)
 
 
-def rank(module: str) -> int:
-    best = max((p for _, p in LAYERS if module == p or module.startswith(p + ".")), key=len)
-    return dict((p, r) for r, p in LAYERS)[best]
+def _rank(module: str) -> int:
+    best = max((p for p in LAYER_OF_PREFIX if module == p or module.startswith(p + ".")), key=len)
+    return LAYER_OF_PREFIX[best]
+
+
+RANK = {m: _rank(m) for m in MODULES}
 
 
 def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -181,7 +184,7 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_walk_sees_every_layer() -> None:
     # guards against a mapping change that silently empties the graph
-    ranks = {rank(m) for m in MODULES}
+    ranks = set(RANK.values())
     assert ranks == set(LAYER_NAMES), ranks
     assert "ltc.lowering.plans.convert" in MODULES and "ltc.tools.opt" in MODULES
     assert "ltc.lowering.plans.plan" in GRAPH["ltc.lowering.plans.convert"]
@@ -194,10 +197,10 @@ def test_no_import_cycle_among_files() -> None:
 
 def test_no_import_points_up_the_layers() -> None:
     upward = [
-        f"{m} ({LAYER_NAMES[rank(m)]}) imports {t} ({LAYER_NAMES[rank(t)]})"
+        f"{m} ({LAYER_NAMES[RANK[m]]}) imports {t} ({LAYER_NAMES[RANK[t]]})"
         for m, targets in GRAPH.items()
         for t in sorted(targets)
-        if rank(t) > rank(m) and (m, t) not in PUBLIC_FACADES
+        if RANK[t] > RANK[m] and (m, t) not in PUBLIC_FACADES
     ]
     assert not upward, "\n".join(upward)
 
@@ -212,7 +215,7 @@ def test_core_and_plans_import_numpy_only() -> None:
     bad = {
         m: sorted(names - stdlib - CORE_THIRD_PARTY)
         for m, names in THIRD_PARTY.items()
-        if rank(m) == 0 and names - stdlib - CORE_THIRD_PARTY
+        if RANK[m] == 0 and names - stdlib - CORE_THIRD_PARTY
     }
     assert not bad, bad
 
@@ -224,12 +227,24 @@ def test_no_module_imports_triton() -> None:
     assert not bad, bad
 
 
-@pytest.mark.parametrize("package", ["ltc.lowering.plans", "ltc"])
-def test_bottom_layer_loads_no_xdsl(package: str) -> None:
-    """Importing every module of the bottom layer pulls in no xDSL, lark or triton."""
-    names = sorted(m for m in MODULES if rank(m) == 0 and (m == package or m.startswith(package + ".")))
+# ltc-layout and ltc-layout convert need the core and the plans only (numpy)
+LAYOUT_DRIVERS = [
+    "ltc.tools.layout_cli",
+    "ltc.tools.convert_cli",
+    "ltc.tools.layout_input",
+    "ltc.tools.layout_view",
+    "ltc.tools.diagnostics",
+]
+
+
+@pytest.mark.parametrize("group", ["core + lowering/plans", "ltc-layout drivers"])
+def test_numpy_only_modules_load_no_xdsl(group: str) -> None:
+    """Importing (and using) them pulls in no xDSL, lark or triton."""
+    names = LAYOUT_DRIVERS if group == "ltc-layout drivers" else sorted(m for m in MODULES if RANK[m] == 0)
     code = (
-        f"import importlib, sys\nfor m in {names!r}: importlib.import_module(m)\n"
+        f"import importlib, sys, ltc\nfor m in {names!r}: importlib.import_module(m)\n"
+        "ltc.to_linear_layout('#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+        "warpsPerCTA = [4], order = [0]}>', [128])\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('xdsl', 'lark', 'triton'))\n"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -1,4 +1,4 @@
-"""The PTX parser and simulator (ltc.lowering.ptxsim.parse / ptx_sim).
+"""The PTX parser and simulator (ltc.lowering.ptxsim).
 
 Hand-written kernels check single instructions against values derived from the
 PTX ISA / CUDA documentation (shuffle modes, ldmatrix / stmatrix fragments,

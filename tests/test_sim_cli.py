@@ -1,4 +1,4 @@
-"""``ltc-sim`` and ``ltc.simulate_ptx`` (ltc/sim_cli.py)."""
+"""``ltc-sim`` and ``ltc.simulate_ptx`` (ltc/tools/sim_cli.py)."""
 
 from __future__ import annotations
 

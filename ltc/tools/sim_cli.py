@@ -28,9 +28,9 @@ from typing import Any
 
 from ltc.lowering.ptxsim.errors import SimulationError
 from ltc.lowering.ptxsim.parse import PtxSyntaxError, parse_ptx
-from ltc.lowering.ptxsim.run import run_kernel, simulate_ptx
+from ltc.lowering.ptxsim.run import run_kernel
 
-__all__ = ["main", "simulate_ptx"]
+__all__ = ["main"]
 
 
 class _UsageError(Exception):
