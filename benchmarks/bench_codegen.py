@@ -51,6 +51,7 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 from convert_cases import CASES, ConvertCase, num_elements  # noqa: E402
 from copy_kernels import simulate_copy  # noqa: E402
+from progress import track  # noqa: E402
 from sass_stats import (  # noqa: E402
     AssembleError,
     ToolMissing,
@@ -239,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print(f"error: no case name contains {args.cases!r}", file=sys.stderr)
         return 1
-    rows = [measure_case(c, simulate=not args.no_sim) for c in cases]
+    rows = [measure_case(c, simulate=not args.no_sim) for c in track(cases, "bench_codegen")]
     fails = copy_failures(rows)
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary(rows), "failures": fails}, indent=1))

@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))  # xdsl installs a top-level 'benchmarks' package
 
 from convert_cases import CASES, ConvertCase  # noqa: E402
+from progress import track  # noqa: E402
 
 from ltc import to_linear_layout  # noqa: E402
 from ltc.lowering.plans.convert import plan_conversion  # noqa: E402
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     worse_cases = 0
     tally = {k: [0, 0, 0] for k in ("smem", "shfl", "bar")}  # fewer, equal, more
     bad = 0
-    for case in cases:
+    for case in track(cases, "bench_convert_plans"):
         a = ltc_row(case)
         b = None if args.no_triton else triton_row(case, not args.no_cache)
         flags = []

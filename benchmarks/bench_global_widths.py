@@ -36,6 +36,7 @@ from copy_kernels import (  # noqa: E402
     simulate_copy,
     triton_copy_widths,
 )
+from progress import track  # noqa: E402
 from sass_stats import ptx_global_bits, widths_text  # noqa: E402
 
 PAPER_DTYPE_ORDER = ("f8", "f16")
@@ -108,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--no-sim", action="store_true", help="do not run ltc's PTX in the simulator")
     args = parser.parse_args(argv)
-    rows = [measure(k, dt, simulate=not args.no_sim) for dt in PAPER_DTYPE_ORDER for k in K_VALUES]
+    grid = [(k, dt) for dt in PAPER_DTYPE_ORDER for k in K_VALUES]
+    rows = [measure(k, dt, simulate=not args.no_sim) for k, dt in track(grid, "bench_global_widths")]
     print(json.dumps(rows, indent=1) if args.json else format_table(rows))
     failed = [r for r in rows if r["verdict"] == "LOW" or str(r["copy"]).startswith("FAIL")]
     if failed:

@@ -8,7 +8,7 @@ elements; 1–8 warps). Prints, per family, how many plans of each kind were mad
 how many the simulator found exact, how many shared-memory plans reached the
 wavefront lower bound (overall and where §9.2 says it is reachable), whether
 shuffle plans stayed within the paper's round bound, and the time per pair.
-Exits 1 if any plan was not exact or broke a bound.
+Exits 1 if any plan was not exact or broke a bound. Progress goes to stderr (``progress.py``).
 """
 
 from __future__ import annotations
@@ -22,11 +22,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # xdsl installs a top-level 'benchmarks'
 
 from ltc.lowering.plans.convert import plan_conversion  # noqa: E402
 from ltc.lowering.plans.shuffle import shuffle_round_bound  # noqa: E402
 from ltc.lowering.plans.simulate import simulate  # noqa: E402
 from ltc.lowering.plans.swizzle import conflict_free_reachable  # noqa: E402
+from progress import track  # noqa: E402
 from tests.random_layouts import FAMILIES, random_layout_pair  # noqa: E402
 
 
@@ -45,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     stats: dict[str, Counter] = defaultdict(Counter)
     failures: list[str] = []
     t0 = time.perf_counter()
-    for i in range(args.pairs):
+    for i in track(range(args.pairs), "plan sweep"):
         pair = random_layout_pair(np.random.default_rng([args.seed, i]))
         fam = pair.family
         try:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
-from typing import ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import arith as xarith
 from xdsl.dialects.arith import (
@@ -70,6 +70,12 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
+
+from ltc.dialects.fast_parse import derived_type
+from ltc.dialects.reader import MAX_DENSE_ELEMENTS
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # --------------------------------------------------------------------------------------
 # Shapes
@@ -208,6 +214,8 @@ def apfloat_to_string(
 
 def _round_to_format(value: Fraction, mantissa_bits: int, bias: int) -> Fraction:
     """The positive ``value`` rounded (nearest, ties to even) to a float with this layout."""
+    from fractions import Fraction  # float printing only: not at ltc-opt start-up
+
     e = value.numerator.bit_length() - value.denominator.bit_length()
     if Fraction(2) ** e > value:
         e -= 1
@@ -241,6 +249,8 @@ def float_text(bits: int, float_type: Attribute) -> str:
         significand, exp2 = mantissa, 1 - bias - mbits
     else:
         significand, exp2 = mantissa | 1 << mbits, field - bias - mbits
+    from fractions import Fraction  # see _round_to_format
+
     exact = Fraction(significand) * Fraction(2) ** exp2
     short = apfloat_to_string(significand, exp2, mbits, 6, 0, False)
     if _round_to_format(Fraction(short), mbits, bias) == exact:
@@ -351,7 +361,10 @@ def _literal_bytes(parser: Parser, literal: _Literal, element: Attribute) -> byt
             if value >> (8 * size):
                 parser.raise_error(f"hexadecimal float constant out of range for type {element}")
             return value.to_bytes(size, "little")
-        return element.pack((float(value),))
+        try:
+            return element.pack((float(value),))
+        except OverflowError:  # e.g. 1e6 in f16: MLIR rejects it as well
+            parser.raise_error(f"float literal {value} is out of range for type {element}")
     if isinstance(element, IntegerType | IndexType):
         if kind == "float":
             parser.raise_error("expected integer elements, but parsed floating-point")
@@ -372,9 +385,12 @@ def parse_dense_value(parser: Parser) -> DenseIntOrFPElementsAttr:
         parser.parse_punctuation(">")
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
-        assert isinstance(type_, TensorType | VectorType)
+        if not isinstance(type_, TensorType | VectorType):
+            parser.raise_error(f"elements literal type must be a tensor or vector, got {type_}")
         raw = bytes.fromhex(blob[2:])
         count = math.prod(type_.get_shape())
+        if count > MAX_DENSE_ELEMENTS:
+            parser.raise_error(f"dense literal of {count} elements is too large: ltc stores at most {MAX_DENSE_ELEMENTS}")
         if len(raw) == type_.element_type.compile_time_size:
             raw *= count
         return DenseIntOrFPElementsAttr(type_, BytesAttr(raw))
@@ -387,6 +403,12 @@ def parse_dense_value(parser: Parser) -> DenseIntOrFPElementsAttr:
         parser.raise_error(f"elements literal type must be a tensor or vector, got {type_}")
     type_shape = list(type_.get_shape())
     element = type_.element_type
+    if shape is None and math.prod(type_shape) > MAX_DENSE_ELEMENTS:
+        # a splat is stored element by element: refuse before it exhausts memory
+        parser.raise_error(
+            f"dense literal of {math.prod(type_shape)} elements is too large: ltc stores at most "
+            f"{MAX_DENSE_ELEMENTS} (Triton's tensors hold at most 1048576)"
+        )
     data = b"".join(_literal_bytes(parser, lit, element) for lit in literals)
     if shape is None:
         data *= math.prod(type_shape)
@@ -445,9 +467,8 @@ class ConstantOp(IRDLOperation, HasFolderInterface):
             value = parser.parse_attribute()
         if not isinstance(value, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr | DenseResourceAttr):
             parser.raise_error(f"expected an integer, float or elements constant, got {value}")
-        op = cls(value)
-        op.attributes.update(attributes)
-        return op
+        # ``cls(value)`` without the generic IRDL builder (what ``__init__`` builds)
+        return cls.create(result_types=[value.get_type()], properties={"value": value}, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         if self.attributes:
@@ -477,6 +498,17 @@ def _dense_printable(attr: DenseIntOrFPElementsAttr) -> bool:
     return isinstance(element, IntegerType | IndexType) or _float_layout(element) is not None
 
 
+@cache
+def _predicate_attr(index: int) -> IntegerAttr:
+    """A comparison's ``predicate`` property (immutable, so one per value)."""
+    return IntegerAttr(index, 64)
+
+
+@cache
+def _no_fastmath() -> FastMathFlagsAttr:
+    return FastMathFlagsAttr("none")
+
+
 class _ComparisonBase(IRDLOperation):
     """Shared parse/print/verify of cmpi and cmpf (a decorated op cannot be subclassed)."""
 
@@ -497,7 +529,10 @@ class _ComparisonBase(IRDLOperation):
     @classmethod
     def _predicate_index(cls, parser: Parser) -> int:
         pos = parser.pos
+        # MLIR's enum attributes read a keyword or a string: ``slt`` or ``"slt"``.
         keyword = parser.parse_optional_identifier()
+        if keyword is None:
+            keyword = parser.parse_optional_str_literal()
         if keyword not in cls.PREDICATES:
             parser.raise_error(
                 "expected string or keyword containing one of the following enum values for "
@@ -549,9 +584,13 @@ class CmpiOp(_ComparisonBase):
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         lhs_v, rhs_v = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs_v, rhs_v, predicate)
-        op.attributes.update(attributes)
-        return op
+        # ``cls(lhs_v, rhs_v, predicate)`` without the generic IRDL builder
+        return cls.create(
+            operands=[lhs_v, rhs_v],
+            result_types=[derived_type(parser, i1_like, type_)],
+            properties={"predicate": _predicate_attr(predicate)},
+            attributes=attributes,
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.PREDICATES[self.predicate.value.data]}, ")
@@ -620,9 +659,13 @@ class CmpfOp(_ComparisonBase):
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         lhs_v, rhs_v = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs_v, rhs_v, predicate, fastmath)
-        op.attributes.update(attributes)
-        return op
+        # ``cls(lhs_v, rhs_v, predicate, fastmath)`` without the generic IRDL builder
+        return cls.create(
+            operands=[lhs_v, rhs_v],
+            result_types=[derived_type(parser, i1_like, type_)],
+            properties={"predicate": _predicate_attr(predicate), "fastmath": fastmath or _no_fastmath()},
+            attributes=attributes,
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.PREDICATES[self.predicate.value.data]}, ")
@@ -692,9 +735,8 @@ class SelectOp(IRDLOperation):
         operands = parser.resolve_operands(
             [cond, true_value, false_value], [cond_type, value_type, value_type], parser.pos
         )
-        op = cls(*operands)
-        op.attributes.update(attributes)
-        return op
+        # ``cls(*operands)`` without the generic IRDL builder
+        return cls.create(operands=operands, result_types=[operands[1].type], attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -1,9 +1,11 @@
 """The xDSL context that reads and writes Triton's IR: every dialect ltc knows.
 
-``triton_context()`` registers, lazily, xDSL's ``builtin``, ``math``, ``scf``, ``cf``,
+``triton_context()`` registers, lazily, xDSL's ``builtin``, ``math``, ``scf`` (with MLIR's bare result
+types, ``ltc.dialects.scf``), ``cf``,
 ``func`` and ``llvm`` (with ltc's missing casts, ``ltc.dialects.llvm_ext``), ltc's tensor-aware ``arith`` and ``gpu`` (with ``gpu.barrier``'s
 custom syntax) in place of xDSL's, and
-the Triton dialects ``tt``, ``ttg`` and ``ttng``.
+the Triton dialects ``tt``, ``ttg`` and ``ttng``, and ``ub`` (``ub.poison``);
+``nvg`` (Triton's NVGPU), ``tti`` (TritonInstrument) and ``rocdl`` (``rocdl.barrier``).
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ def _math() -> Dialect:
 
 
 def _scf() -> Dialect:
-    from xdsl.dialects.scf import Scf
+    from ltc.dialects.scf import SCF
 
-    return Scf
+    return SCF
 
 
 def _cf() -> Dialect:
@@ -74,10 +76,34 @@ def _ttg() -> Dialect:
     return TTG
 
 
+def _ub() -> Dialect:
+    from ltc.dialects.ub import UB
+
+    return UB
+
+
 def _ttng() -> Dialect:
     from ltc.dialects.ttng import TTNG
 
     return TTNG
+
+
+def _nvg() -> Dialect:
+    from ltc.dialects.nvg import NVG
+
+    return NVG
+
+
+def _tti() -> Dialect:
+    from ltc.dialects.tti import TTI
+
+    return TTI
+
+
+def _rocdl() -> Dialect:
+    from ltc.dialects.rocdl import ROCDL
+
+    return ROCDL
 
 
 DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
@@ -92,6 +118,10 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "tt": _tt,
     "ttg": _ttg,
     "ttng": _ttng,
+    "ub": _ub,
+    "nvg": _nvg,
+    "tti": _tti,
+    "rocdl": _rocdl,
 }
 """Dialect name -> factory, in registration order."""
 

@@ -6,15 +6,22 @@ lexer matches white space, comments and the common tokens (identifiers, numbers,
 punctuation) with one regex and builds the same ``Token`` (kind and span) xDSL would.
 Everything else — string literals, end of input, non-ASCII identifiers and anything
 malformed — goes to xDSL's own ``lex`` from the same position, so its tokens and its
-error messages are unchanged.
+error messages are unchanged. Tokens are built without the dataclass constructors
+(same classes, same fields).
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 
-from xdsl.utils.lexer import Span, Token
-from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRToken, MLIRTokenKind
+from xdsl.utils.lexer import Input, Span, Token
+from xdsl.utils.mlir_lexer import (
+    KIND_BY_PUNCTUATION_SPELLING,
+    MLIRLexer,
+    MLIRToken,
+    MLIRTokenKind,
+)
 
 _SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"  # xDSL's suffix-id
 _TOKEN = re.compile(
@@ -44,20 +51,45 @@ _KIND_BY_GROUP = {
     "f": MLIRTokenKind.FLOAT_LIT,
     "i": MLIRTokenKind.INTEGER_LIT,
 }
+# Group number (from 1) -> kind; None for punctuation, whose kind depends on its spelling.
+_KIND_BY_INDEX = (None,) + tuple(
+    None if name == "p" else _KIND_BY_GROUP[name]
+    for name, _ in sorted(_TOKEN.groupindex.items(), key=lambda item: item[1])
+)
+_new = object.__new__
 
 
 class FastMLIRLexer(MLIRLexer):
     """``MLIRLexer`` with the common tokens lexed by one regex match."""
 
+    # xDSL's string pattern nests `+` in `*` and backtracks exponentially on a string
+    # that is never closed; possessive quantifiers (Python 3.11) match the same strings
+    # in linear time.
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+    def __init__(self, input: Input) -> None:
+        super().__init__(input)
+        self._match = partial(_TOKEN.match, input.content)
+
     def lex(self) -> MLIRToken:
-        m = _TOKEN.match(self.input.content, self.pos)
+        m = self._match(self.pos)
         if m is None:
             return super().lex()
-        group = m.lastgroup
-        start, end = m.span(group)
-        if group == "p":
-            kind = KIND_BY_PUNCTUATION_SPELLING[m.group(group)]
-        else:
-            kind = _KIND_BY_GROUP[group]
+        index = m.lastindex
+        start, end = m.span(index)
+        kind = _KIND_BY_INDEX[index]
+        if kind is None:
+            kind = KIND_BY_PUNCTUATION_SPELLING[m.group(index)]
         self.pos = end
-        return Token(kind, Span(start, end, self.input))
+        # ``Token(kind, Span(start, end, self.input))`` without the dataclass
+        # constructors (a frozen one sets each field through ``object.__setattr__``):
+        # the same classes and fields, equal objects.
+        span = _new(Span)
+        fields = span.__dict__
+        fields["start"] = start
+        fields["end"] = end
+        fields["input"] = self.input
+        token = _new(Token)
+        token.kind = kind
+        token.span = span
+        return token

@@ -3,16 +3,20 @@
 ``llvm.fptosi`` / ``llvm.fptoui`` (float to signed / unsigned integer, rounding toward
 zero) and ``llvm.uitofp`` (unsigned integer to float) have the shape of xDSL's
 ``llvm.sitofp``: one operand, one result, ``"llvm.fptosi"(%x) : (f32) -> i32`` in generic
-form. :data:`LLVM` is xDSL's ``llvm`` dialect with these three added; the Triton
-context registers it in place of xDSL's.
+form. :data:`LLVM` is xDSL's ``llvm`` dialect with these three added and
+``llvm.mlir.global`` replaced by :class:`GlobalOp` (same op, but its parser names a
+wrongly typed ``addr_space`` / ``alignment`` / ``section`` instead of failing an
+assertion); the Triton context registers it in place of xDSL's.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr
 from xdsl.dialects.llvm import GenericCastOp
-from xdsl.ir import Dialect
+from xdsl.ir import Attribute, Dialect, TypedAttribute
 from xdsl.irdl import irdl_op_definition
+from xdsl.parser import Parser
 
 
 @irdl_op_definition
@@ -36,8 +40,72 @@ class UIToFPOp(GenericCastOp):
     name = "llvm.uitofp"
 
 
+#: The attributes xDSL's ``llvm.mlir.global`` parser takes from the attribute dict, and
+#: what each must be (MLIR's constraint wording).
+_GLOBAL_ATTR_KINDS: dict[str, tuple[type[Attribute], str]] = {
+    "addr_space": (IntegerAttr, "32-bit signless integer attribute"),
+    "alignment": (IntegerAttr, "64-bit signless integer attribute"),
+    "section": (StringAttr, "string attribute"),
+}
+
+
+class GlobalOp(llvm.GlobalOp):
+    """xDSL's ``llvm.mlir.global`` (its definition inherited as is: not re-decorated);
+    parsing checks the attribute dict's typed entries, so a bad one is a parse error
+    at the dict, not an ``AssertionError``."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> llvm.GlobalOp:
+        # MLIR's syntax, as xDSL reads it: linkage? thread_local? unnamed_addr? constant?
+        # @name `(` value? `)` attr-dict (`:` type)? region?
+        linkage = parser.parse_optional_keyword_in(llvm._LINKAGE_OPTIONS) or "external"
+        thread_local_ = parser.parse_optional_keyword("thread_local") is not None
+        unnamed_kw = parser.parse_optional_keyword_in(llvm.UNNAMED_ADDR_KEYWORD_BY_KEY.values())
+        constant = parser.parse_optional_keyword("constant") is not None
+        sym_name = parser.parse_symbol_name()
+        parser.parse_punctuation("(")
+        value = None
+        if parser.parse_optional_punctuation(")") is None:
+            value = parser.parse_attribute()
+            parser.parse_punctuation(")")
+        dict_start = parser.pos
+        attrs = parser.parse_optional_attr_dict()
+        dict_end = parser.pos
+        for key, (kind, what) in _GLOBAL_ATTR_KINDS.items():
+            if key in attrs and not isinstance(attrs[key], kind):
+                parser.raise_error(
+                    f"'{cls.name}' op attribute '{key}' failed to satisfy constraint: {what}", dict_start, dict_end
+                )
+        if parser.parse_optional_punctuation(":") is not None:
+            global_type = parser.parse_type()
+        elif isinstance(value, StringAttr):
+            global_type = llvm.LLVMArrayType(len(value.data), IntegerType(8))
+        elif isinstance(value, TypedAttribute):
+            global_type = value.get_type()
+        else:
+            parser.raise_error("expected `:` followed by global type")
+        addr_space = attrs.pop("addr_space", IntegerAttr(0, 32))
+        alignment = attrs.pop("alignment", None)
+        section = attrs.pop("section", None)
+        op = cls(
+            global_type=global_type,
+            sym_name=sym_name,
+            linkage=linkage,
+            addr_space=addr_space.value.data,  # type: ignore[union-attr] - checked above
+            constant=constant,
+            dso_local=attrs.pop("dso_local", None) is not None,
+            thread_local_=thread_local_,
+            value=value,
+            alignment=alignment.value.data if alignment is not None else None,  # type: ignore[union-attr]
+            unnamed_addr=None if unnamed_kw is None else llvm.UNNAMED_ADDR_KEY_BY_KEYWORD[unnamed_kw],
+            section=section,  # type: ignore[arg-type]
+            body=parser.parse_optional_region(),
+        )
+        op.attributes |= attrs
+        return op
+
 LLVM = Dialect(
     "llvm",
-    [*llvm.LLVM.operations, FPToSIOp, FPToUIOp, UIToFPOp],
+    [*(op for op in llvm.LLVM.operations if op is not llvm.GlobalOp), GlobalOp, FPToSIOp, FPToUIOp, UIToFPOp],
     list(llvm.LLVM.attributes),
 )

@@ -18,16 +18,22 @@ The rules (checked against Triton 3.9 by the tests):
 * Numbering per prefix follows the order of first use in the printed text: the first
   is ``#blocked``, then ``#blocked1``, ``#blocked2``, ...
 * Header lines are sorted by prefix, then by number.
+
+Values are named from their hints (``%acc``, ``%acc_1``) or numbered, every name unique
+in its function (Triton rejects a redefinition). A module read with a
+``{-# dialect_resources #-}`` trailer prints the blobs it still refers to after it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import IO
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
 
 from ltc.dialects.ttg_attrs import LayoutAttr, layout_attr
 from ltc.encodings import Encoding, SharedEncoding
@@ -128,12 +134,14 @@ def _inline_text(attr: Attribute, table: AliasTable) -> str:
 
 @dataclass(eq=False, repr=False)
 class TritonPrinter(Printer):
-    """xDSL's printer with Triton's aliases and ``module`` spelling.
+    """xDSL's printer with Triton's aliases, ``module`` spelling and SSA names unique per function.
 
     Call ``print_module``; ``aliases`` is filled from the module first.
     """
 
     aliases: AliasTable = field(default_factory=AliasTable)
+    _used_names: list[set[str]] = field(default_factory=lambda: [set[str]()], init=False)
+    """Per scope, every value name visible in it (its parents' and its own)."""
 
     def layout_alias(self, encoding: Encoding) -> str | None:
         """``LayoutAliasPrinter`` hook: nested encodings print by alias."""
@@ -146,6 +154,73 @@ class TritonPrinter(Printer):
         else:
             super().print_attribute(attribute)
 
+    def enter_scope(self) -> None:
+        """A new name scope, for each isolated-from-above op (a function, a warp
+        partition): it sees its parents' names and adds its own, which are free again
+        after it, so sibling functions or partitions reuse names as MLIR prints them
+        (a region isolated from above cannot refer to them)."""
+        super().enter_scope()
+        self._used_names.append(set(self._used_names[-1]))
+
+    def exit_scope(self) -> None:
+        super().exit_scope()
+        self._used_names.pop()
+
+    def print_region(
+        self,
+        region: Region,
+        print_entry_block_args: bool = True,
+        print_empty_block: bool = True,
+        print_block_terminators: bool = True,
+    ) -> None:
+        # MLIR numbers each region of an op isolated from above afresh (xDSL: once per op),
+        # so the partitions of a ttg.warp_specialize each start from the same names.
+        parent = region.parent_op()
+        fresh = parent is not None and len(parent.regions) > 1 and parent.has_trait(IsolatedFromAbove)
+        if fresh:
+            self.enter_scope()
+        super().print_region(region, print_entry_block_args, print_empty_block, print_block_terminators)
+        if fresh:
+            self.exit_scope()
+
+    def _unused_name(self, base: str, index: int) -> tuple[str, int]:
+        """The first of ``base``, ``base_1``, ``base_2``, ... from ``index`` on that is unused."""
+        used = self._used_names[-1]
+        name = f"{base}_{index}" if index else base
+        while name in used:
+            index += 1
+            name = f"{base}_{index}"
+        used.add(name)
+        return name, index
+
+    def _get_new_valid_name_id(self) -> str:
+        used = self._used_names[-1]
+        name = super()._get_new_valid_name_id()
+        while name in used:  # a hint took it
+            name = super()._get_new_valid_name_id()
+        used.add(name)
+        return name
+
+    def _name_for(self, value: SSAValue) -> str:
+        """A name no other value of the function has: the hint, suffixed if needed, or a number.
+
+        A hint may itself look suffixed (``x_1`` from ``x_1_2``), so a counter per hint
+        alone (xDSL's scheme) can hand out the same name twice.
+        """
+        hint = value.name_hint
+        if not hint:
+            return self._get_new_valid_name_id()
+        name, index = self._unused_name(hint, self.ssa_names.get(hint, 0))
+        self.ssa_names[hint] = index + 1
+        return name
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        name = self._ssa_values.get(value)
+        if name is None:
+            name = self._ssa_values[value] = self._name_for(value)
+        self.print_string(f"%{name}")
+        return name
+
     def _print_results(self, op: Operation) -> None:
         results = op.results
         if len(results) < 2:
@@ -153,13 +228,7 @@ class TritonPrinter(Printer):
             return
         # MLIR binds several results as one group, ``%acc:3 = ...``, used as ``%acc#1``;
         # xDSL would print ``%acc, %acc_1, %acc_2 = ...``.
-        hint = results[0].name_hint
-        if hint:
-            index = self.ssa_names.get(hint, 0)
-            self.ssa_names[hint] = index + 1
-            name = f"{hint}_{index}" if index else hint
-        else:
-            name = self._get_new_valid_name_id()
+        name = self._name_for(results[0])
         for i, result in enumerate(results):
             self._ssa_values[result] = f"{name}#{i}"
         self.print_string(f"%{name}:{len(results)} = ")
@@ -177,17 +246,40 @@ class TritonPrinter(Printer):
             self.print_attribute(op.location)
         self.exit_scope()
 
-    def print_module(self, module: ModuleOp) -> None:
-        """The alias header, then the module."""
+    def print_module(self, module: ModuleOp, resources: Mapping[str, Mapping[str, str]] | None = None) -> None:
+        """The alias header, then the module, then the ``resources`` it refers to."""
         self.aliases = AliasTable()
         self.aliases.visit_operation(module)
         for line in self.aliases.header_lines():
             self.print_string(line + "\n")
         self.print_op(module)
         self.print_string("\n")
+        if resources:
+            self.print_string(resource_trailer(self._dialect_resources, resources))
 
 
-def print_module(module: ModuleOp, stream: IO[str], debuginfo: bool = False, generic: bool = False) -> None:
-    """Print ``module`` to ``stream`` as Triton would (locations when ``debuginfo``)."""
+def resource_trailer(used: Mapping[str, Iterable[str]], resources: Mapping[str, Mapping[str, str]]) -> str:
+    """MLIR's ``{-# dialect_resources: {...} #-}`` trailer: the blobs of the ``used``
+    handles (dialect -> keys) that ``resources`` has, sorted by key; '' when none."""
+    groups = []
+    for dialect, keys in used.items():
+        blobs = resources.get(dialect, {})
+        entries = [f'      {key}: "{blobs[key]}"' for key in sorted(keys) if key in blobs]
+        if entries:
+            groups.append(f"    {dialect}: {{\n" + ",\n".join(entries) + "\n    }")
+    if not groups:
+        return ""
+    return "\n{-#\n  dialect_resources: {\n" + ",\n".join(groups) + "\n  }\n#-}\n"
+
+
+def print_module(
+    module: ModuleOp,
+    stream: IO[str],
+    debuginfo: bool = False,
+    generic: bool = False,
+    resources: Mapping[str, Mapping[str, str]] | None = None,
+) -> None:
+    """Print ``module`` to ``stream`` as Triton would (locations when ``debuginfo``), with
+    the blobs of ``resources`` (``ParsedModule.resources``) that it refers to."""
     printer = TritonPrinter(stream=stream, print_debuginfo=debuginfo, print_generic_format=generic)
-    printer.print_module(module)
+    printer.print_module(module, resources)

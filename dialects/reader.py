@@ -10,27 +10,35 @@ user's text, not ours. ``OffsetMap`` undoes the move for the hoisted characters.
 of every parsed op (MLIR reports an op at its name), clear messages for unknown ops,
 and speed: types, attributes and locations memoised by their text (they repeat a lot
 in Triton text, and xDSL rebuilds and re-verifies each occurrence otherwise), a faster
-lexer (``fast_lexer``), and no cyclic GC while parsing. About 2.5x xDSL's own parser
-on TTGIR (``benchmarks/bench_parse.py``); ``tests/test_reader_speedups.py`` checks the
-IR and the errors are xDSL's.
+lexer (``fast_lexer``), ops with a declarative format parsed through ``fast_parse``
+(constraint checks memoised, ops built directly), short cuts for the common tokens
+(``%x =``, operands, ``loc(#locN)``), and no cyclic GC while parsing. About 6x xDSL's
+own parser on TTGIR (``benchmarks/bench_parse.py``); ``tests/test_reader_speedups.py``
+checks the IR and the errors are xDSL's.
 """
 
 from __future__ import annotations
 
 import gc
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ltc.dialects.fast_lexer import FastMLIRLexer
+from ltc.dialects.fast_parse import compiled_format, parse_with_format
+from ltc.dialects.text_spans import location_span_end, symbol_span_end
 from xdsl.context import Context
-from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnregisteredOp
-from xdsl.ir import Attribute, Operation, TypeAttribute
-from xdsl.parser import Parser
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, LocationAttr, ModuleOp, UnregisteredOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
-from xdsl.utils.lexer import Input
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import (
     KIND_BY_PUNCTUATION_SPELLING,
     MLIRLexer,
@@ -39,15 +47,36 @@ from xdsl.utils.mlir_lexer import (
     PunctuationSpelling,
 )
 
-from ltc.dialects.fast_lexer import FastMLIRLexer
-from ltc.dialects.text_spans import location_span_end, symbol_span_end
-
 SPLIT_MARKER = re.compile(r"^// -----.*$", re.MULTILINE)
 _LOC_ALIAS_LINE = re.compile(r"^[ \t]*#loc[\w.$-]*[ \t]*=[ \t]*loc\(.*\)[ \t]*$", re.MULTILINE)
 
+_LOC_ALIAS_USE = re.compile(r"loc\(#[\w.$-]+\)")  # ends where ``location_span_end`` does
+# ``symbol_span_end`` in one regex match for the common shapes: an identifier, then an
+# angle-bracketed body nested at most four deep with no string in it. Atomic and
+# possessive, so a body it cannot take (deeper, a string) fails the whole match (the
+# ``<`` lookahead) rather than backing off to a shorter identifier; the scan then decides.
+_BODY = r'(?:[^<>"\-]++|->?+)*+'  # ``->`` does not close a bracket
+_NESTED = _BODY
+for _ in range(4):
+    _NESTED = rf"<{_BODY}(?:{_NESTED}{_BODY})*+>"
+_SYMBOL = (
+    r"(?>(?:[!#](?:[0-9]++|[a-zA-Z$._-][a-zA-Z0-9$._-]*+)|[a-zA-Z_][a-zA-Z0-9_$.]*+)"
+    rf"(?:{_NESTED})?)"
+)
+_TYPE_TEXT = re.compile(_SYMBOL + r"(?![ \t\r\n]*<)")
+_ATTRIBUTE_TEXT = re.compile(_SYMBOL + r"(?![ \t\r\n]*[<:(])")
 _T = TypeVar("_T")
+_A = TypeVar("_A", bound=Attribute)
 _skip_space = MLIRLexer._whitespace_regex.match  # white space and comments, as the lexer skips them
+_PERCENT = MLIRTokenKind.PERCENT_IDENT
 _SYMBOL_TOKENS = (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.EXCLAMATION_IDENT)
+_RESOURCE_VALUE_TOKENS = (
+    MLIRTokenKind.STRING_LIT,
+    MLIRTokenKind.BYTES_LIT,
+    MLIRTokenKind.BARE_IDENT,
+    MLIRTokenKind.INTEGER_LIT,
+    MLIRTokenKind.FLOAT_LIT,
+)
 _TYPE_STOP = "<"  # ``!tt.ptr <f32>``: the body may follow after a space
 _ATTRIBUTE_STOP = "<:("  # ``5 : i32``-like suffixes, ``loc (...)``
 
@@ -134,7 +163,9 @@ class TritonParser(Parser):
     """
 
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
-        super().__init__(ctx, text, name)
+        # xDSL's own lexer would lex the first token (its string pattern can backtrack
+        # for ever on an unclosed string): hand it nothing, then lex with ours
+        super().__init__(ctx, "", name)
         self._parser_state = ParserState(FastMLIRLexer(Input(text, name)))
         self.op_offsets: dict[Operation, int] = {}
         self._name_offsets: list[int] = []
@@ -143,6 +174,82 @@ class TritonParser(Parser):
         self._attribute_cache: dict[str, Attribute] = {}
         self._location_cache: dict[str, LocationAttr] = {}
         self._registered_ops: dict[str, type[Operation]] = {}
+        self._format_memo: dict[tuple, object] = {}
+        self._dialect_names: dict[type[Operation], str] = {}
+        self.derived_types: dict[tuple, tuple[Attribute, Attribute]] = {}
+        """``fast_parse.derived_type``'s memo: types that parse methods derive from parsed ones."""
+        self.resources: dict[str, dict[str, str]] = {}
+        """Dialect resources of the ``{-# dialect_resources ... #-}`` trailer: dialect -> key -> blob."""
+
+    # ------------------------------------------------------------------ module and file metadata
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """xDSL's top level, except that a file of alias definitions (and file metadata)
+        only is an empty module, as in MLIR."""
+        if not allow_implicit_module:
+            return super().parse_module(allow_implicit_module)
+        ops: list[Operation] = []
+        state = self._parser_state
+        while (kind := state.current_token.kind) is not MLIRTokenKind.EOF:
+            if kind is MLIRTokenKind.HASH_IDENT or kind is MLIRTokenKind.EXCLAMATION_IDENT:
+                self._parse_alias_def()
+            elif kind is MLIRTokenKind.FILE_METADATA_BEGIN:
+                self._parse_file_metadata_dictionary()
+            elif (op := self.parse_optional_operation()) is not None:
+                ops.append(op)
+            else:
+                self.raise_error("Could not parse entire input!")
+        module = ops[0] if len(ops) == 1 and isinstance(ops[0], ModuleOp) else ModuleOp(ops)
+        if self.forward_ssa_references:
+            names = ", ".join("%" + name for name in self.forward_ssa_references)
+            self.raise_error(f"values used but not defined: [{names}]")
+        return module
+
+    def _parse_dialect_resource_handle(self, dialect_name: str, interface: OpAsmDialectInterface) -> str:
+        # xDSL declares the handle in the dialect's (process-wide) blob store, which
+        # renames it (``blob_0``) when an earlier input used the same key. A handle
+        # names the resource of this input's trailer; the blobs live in ``resources``.
+        key = self.parse_identifier(" for resource handle")
+        self.dialect_resources.add((dialect_name, key))
+        return key
+
+    def _parse_metadata_element(self) -> None:
+        key = self._parse_token(MLIRTokenKind.BARE_IDENT, "expected identifier key in file metadata dictionary")
+        self.parse_punctuation(":")
+        if key.text == "dialect_resources":
+            self._parse_dialect_resources()
+        elif key.text == "external_resources":
+            self._parse_external_resources()
+        else:
+            self.raise_error(f"unknown key '{key.text}' in file metadata dictionary", key.span)
+
+    def _parse_resource(self, dialect_name: str, interface: OpAsmDialectInterface) -> None:
+        key = self.parse_identifier(" for resource handle")
+        self.parse_punctuation(":")
+        pos = self.pos
+        value = self.parse_optional_str_literal()
+        if value is None or not value.startswith("0x"):
+            self.raise_error(f"expected hex string blob for key '{key}'", pos)
+        self.resources.setdefault(dialect_name, {})[key] = value
+
+    def _parse_external_resources(self) -> None:
+        # ``external_resources: {group: {key: value, ...}, ...}`` is configuration for
+        # tools (``mlir_reproducer``: a pass pipeline), not IR; like mlir-opt without a
+        # handler for the group, read it and ignore it (a value is one token).
+        def entry() -> None:
+            if self.parse_optional_identifier() is None:
+                self.parse_str_literal(" or identifier for the resource key")
+            self.parse_punctuation(":")
+            if self._parser_state.current_token.kind not in _RESOURCE_VALUE_TOKENS:
+                self.raise_error("expected a resource value (a string, a keyword or a number)")
+            self._consume_token()
+
+        def group() -> None:
+            if self.parse_optional_identifier() is None:
+                self.parse_str_literal(" or identifier for the resource group")
+            self.parse_punctuation(":")
+            self.parse_comma_separated_list(self.Delimiter.BRACES, entry)
+
+        self.parse_comma_separated_list(self.Delimiter.BRACES, group)
 
     # ------------------------------------------------------------------ memoisation
     def _consumed_exactly(self, end: int) -> bool:
@@ -172,7 +279,9 @@ class TritonParser(Parser):
     def parse_optional_type(self) -> TypeAttribute | None:
         token = self._parser_state.current_token
         if token.kind in _SYMBOL_TOKENS:
-            end = symbol_span_end(self._text, token.span.start, stop_chars=_TYPE_STOP)
+            start = token.span.start
+            m = _TYPE_TEXT.match(self._text, start)
+            end = m.end() if m is not None else symbol_span_end(self._text, start, stop_chars=_TYPE_STOP)
             if end is not None:
                 return self._memoised(self._type_cache, end, super().parse_optional_type)
         return super().parse_optional_type()
@@ -180,15 +289,38 @@ class TritonParser(Parser):
     def parse_optional_attribute(self) -> Attribute | None:
         token = self._parser_state.current_token
         if token.kind in _SYMBOL_TOKENS or token.kind is MLIRTokenKind.HASH_IDENT:
-            end = symbol_span_end(self._text, token.span.start, stop_chars=_ATTRIBUTE_STOP)
+            start = token.span.start
+            m = _ATTRIBUTE_TEXT.match(self._text, start)
+            end = m.end() if m is not None else symbol_span_end(self._text, start, stop_chars=_ATTRIBUTE_STOP)
             if end is not None:
                 return self._memoised(self._attribute_cache, end, super().parse_optional_attribute)
         return super().parse_optional_attribute()
 
+    def _parse_block(self) -> Block:
+        # xDSL forgets where a forward-referenced block was defined, and a second
+        # definition then fails with a KeyError: report it as MLIR does
+        token = self._parser_state.current_token
+        if token.kind is MLIRTokenKind.CARET_IDENT:
+            name = token.text[1:]
+            if name in self.blocks and name not in self.forward_block_references:
+                self.raise_error(f"redefinition of block '^{name}'", token.span.start, token.span.end)
+        return super()._parse_block()
+
+    def _parse_builtin_dense_attr(self) -> DenseIntOrFPElementsAttr:
+        # xDSL expands a splat to every element: refuse absurd sizes before it does
+        m = _DENSE_SHAPE.match(self._text, self._parser_state.current_token.span.start)
+        if m is not None:
+            count = math.prod(int(d) for d in m.group(1).split("x") if d)
+            if count > MAX_DENSE_ELEMENTS:
+                self.raise_error(f"dense literal of {count} elements is too large: ltc stores at most {MAX_DENSE_ELEMENTS}")
+        return super()._parse_builtin_dense_attr()
+
     def parse_optional_location(self) -> LocationAttr | None:
         token = self._parser_state.current_token
         if token.kind is MLIRTokenKind.BARE_IDENT:
-            end = location_span_end(self._text, token.span.start)
+            start = token.span.start
+            m = _LOC_ALIAS_USE.match(self._text, start)  # the common ``loc(#loc12)``
+            end = m.end() if m is not None else location_span_end(self._text, start)
             if end is not None:
                 return self._memoised(self._location_cache, end, super().parse_optional_location)
         return super().parse_optional_location()
@@ -234,16 +366,133 @@ class TritonParser(Parser):
         state.current_token = state.lexer.lex()
         return text
 
-    # ------------------------------------------------------------------ op positions
-    def _parse_op_result_list(self):  # noqa: ANN202 - xDSL's private signature
-        results = super()._parse_op_result_list()
-        self._name_offsets.append(self.pos)  # the op name follows the results
-        return results
+    def parse_type(self) -> TypeAttribute:
+        if (type_ := self.parse_optional_type()) is None:
+            self.raise_error("type expected")
+        return type_
 
+    def parse_attribute(self) -> Attribute:
+        if (attr := self.parse_optional_attribute()) is None:
+            self.raise_error("attribute expected")
+        return attr
+
+    # ------------------------------------------------------------------ operands
+    def parse_optional_unresolved_operand(self) -> UnresolvedOperand | None:
+        state = self._parser_state
+        token = state.current_token
+        if token.kind is not _PERCENT:
+            return None
+        state.current_token = state.lexer.lex()
+        if state.current_token.kind is MLIRTokenKind.HASH_IDENT:  # ``%x#1``: xDSL's checks
+            state.current_token = token
+            state.lexer.pos = token.span.end
+            return super().parse_optional_unresolved_operand()
+        return UnresolvedOperand(token.span, 0)
+
+    def parse_unresolved_operand(self, msg: str = "operand expected") -> UnresolvedOperand:
+        if (operand := self.parse_optional_unresolved_operand()) is None:
+            self.raise_error(msg)
+        return operand
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: _A) -> SSAValue[_A]:
+        """xDSL's, with MLIR's message when a use's type differs from an earlier one."""
+        span = operand.span
+        name = self._text[span.start + 1 : span.end]  # ``operand_name``
+        values = self.ssa_values.get(name)
+        if values is None:  # not defined yet: a typed forward reference
+            references = self.forward_ssa_references.setdefault(name, {})
+            resolved = references.get(operand.index)
+            if resolved is None:
+                resolved = references[operand.index] = ForwardDeclaredValue(type)
+                return resolved
+        elif operand.index < len(values):
+            resolved = values[operand.index]
+        else:
+            self.raise_error(
+                "SSA value tuple index out of bounds. "
+                f"Tuple is of size {len(values)} but tried to access element {operand.index}.",
+                operand.span,
+            )
+        if resolved.type != type:
+            self.raise_error(
+                f"use of value '%{name}' expects different type than prior uses: "
+                f"'{type}' vs '{resolved.type}'",
+                operand.span,
+            )
+        return resolved  # type: ignore[return-value] - equal attributes have equal classes
+
+    # ------------------------------------------------------------------ operations
     def parse_operation(self) -> Operation:
-        op = super().parse_operation()
-        self.op_offsets[op] = self._name_offsets.pop()
+        """xDSL's ``parse_operation``, recording where the op's name is, and parsing
+        ops with a declarative format through ``fast_parse`` (same IR, same errors)."""
+        state = self._parser_state
+        op_loc = state.current_token.span
+        bound_results = self._parse_op_result_list()
+        at = state.current_token.span.start  # the op name follows the results
+        self._name_offsets.append(at)
+        if (op_name := self._parse_optional_token(MLIRTokenKind.BARE_IDENT)) is not None:
+            name = self._text[op_name.span.start : op_name.span.end]
+            op_type = self._get_op_by_name(name)
+            if (dialect := self._dialect_names.get(op_type)) is None:
+                dialect = self._dialect_names[op_type] = op_type.dialect_name()
+            dialect_stack = state.dialect_stack
+            dialect_stack.append(dialect)
+            op = self._parse_custom_operation(op_type)
+            dialect_stack.pop()
+            if (location := self.parse_optional_location()) is not None:
+                op.location = location
+        else:
+            op_name = self.expect(self.parse_optional_str_literal, "operation name expected")
+            op_type = self._get_op_by_name(op_name)
+            state.dialect_stack.append(op_type.dialect_name())
+            op = self._parse_generic_operation(op_type)
+            state.dialect_stack.pop()
+        self._name_offsets.pop()
+
+        if bound_results:
+            n_bound_results = sum(r[1] for r in bound_results)
+            results = op.results
+            if n_bound_results != 0 and len(results) != n_bound_results:
+                self.raise_error(
+                    f"Operation has {len(results)} results, but was given {n_bound_results} to bind.",
+                    at_position=op_loc,
+                )
+            res_idx = 0
+            if len(bound_results) == 1 and len(results) == 1:  # ``%x = ...``: xDSL's checks, inline
+                res_span = bound_results[0][0]
+                name = self._text[res_span.start + 1 : res_span.end]
+                if name not in self.ssa_values and name not in self.forward_ssa_references:
+                    self.ssa_values[name] = (results[0],)
+                    if SSAValue.is_valid_name(name):  # not ``%0``
+                        results[0].name_hint = name
+                    bound_results = []
+            for res_span, res_size in bound_results:
+                name = self._text[res_span.start + 1 : res_span.end]  # without the '%'
+                self._register_ssa_definition(name, results[res_idx : res_idx + res_size], res_span)
+                res_idx += res_size
+        self.op_offsets[op] = at
         return op
+
+    def _parse_op_result_list(self) -> list[tuple[Span, int]]:
+        """xDSL's, with a short cut for the common ``%x =``."""
+        state = self._parser_state
+        token = state.current_token
+        if token.kind is not _PERCENT:
+            return []
+        state.current_token = state.lexer.lex()
+        if state.current_token.kind is MLIRTokenKind.EQUAL:
+            state.current_token = state.lexer.lex()
+            return [(token.span, 1)]
+        state.current_token = token  # ``%x:2 =``, ``%a, %b =``: xDSL's, from ``%x``
+        state.lexer.pos = token.span.end
+        return super()._parse_op_result_list()
+
+    def _parse_custom_operation(self, op_type: type[Operation]) -> Operation:
+        """The op after its name, in its custom form."""
+        fmt = compiled_format(op_type)
+        if fmt is None:
+            return op_type.parse(self)
+        return parse_with_format(self, op_type, fmt, self._format_memo)  # type: ignore[arg-type]
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # Registered ops by their full name: what the context answers never changes.
@@ -261,14 +510,14 @@ class TritonParser(Parser):
         dialect = name.split(".", 1)[0]
         if op_type is not None:  # unregistered op allowed, but only in generic form
             self.raise_error(
-                f"unknown operation '{name}': an unregistered op must be written in generic "
+                f"custom op '{name}' is unknown: an unregistered op must be written in generic "
                 f'form ("{name}"(...) : (...) -> (...))',
                 at,
             )
         if dialect in self.ctx.registered_dialect_names:
-            self.raise_error(f"unknown operation '{name}' in dialect '{dialect}'", at)
+            self.raise_error(f"custom op '{name}' is unknown", at)  # MLIR's words
         self.raise_error(
-            f"unknown operation '{name}' (dialect '{dialect}' is not registered; "
+            f"custom op '{name}' is unknown (dialect '{dialect}' is not registered; "
             "--allow-unregistered-dialect accepts it in generic form)",
             at,
         )
@@ -290,10 +539,12 @@ def _gc_paused() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class ParsedModule:
-    """A parsed chunk: the module and the offset (in the chunk's own text) of each op."""
+    """A parsed chunk: the module, the offset (in the chunk's own text) of each op, and
+    the blobs of its ``{-# dialect_resources ... #-}`` trailer (dialect -> key -> hex)."""
 
     module: ModuleOp
     op_offsets: dict[Operation, int]
+    resources: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------- error positions
@@ -396,6 +647,27 @@ def _parse_error_position(text: str, offset: int, message: str, undefined: Itera
     return offset, message
 
 
+def _mlir_wording(message: str) -> str:
+    """xDSL's parse errors as MLIR words them ("Expected X" -> "expected X", a type of
+    the wrong kind -> "invalid kind of type specified"), so that ``expected-error``
+    annotations written for MLIR match."""
+    if message.startswith("Expected ") and not message.startswith(_TRITON_CAPITALISED):
+        return "e" + message[1:]
+    if (m := _WRONG_KIND_OF_TYPE.fullmatch(message)) is not None:
+        # an op's format names the kind of type: MLIR says so in these words
+        return f"invalid kind of type specified: expected {m.group(2)}, got {m.group(1)}"
+    return message
+
+
+MAX_DENSE_ELEMENTS = 1 << 24
+"""The most elements a dense literal may have: each is stored (Triton's tensors hold at
+most 1,048,576)."""
+_DENSE_SHAPE = re.compile(r"<[^<>]*>\s*:\s*(?:tensor|vector)<((?:\d+x)+)")
+"""``<literal> : tensor<AxBx...`` after ``dense``: the shape of a dense attribute."""
+_TRITON_CAPITALISED = ("Expected basis of",)  # Triton's own attribute parsers' words, kept as they are
+_WRONG_KIND_OF_TYPE = re.compile(r"(.+) should be of base attribute ([\w.]+)")
+
+
 def parse_module_text(ctx: Context, text: str, name: str = "<unknown>") -> ParsedModule:
     """Parse Triton IR text (location aliases anywhere) into a module.
 
@@ -414,14 +686,14 @@ def parse_module_text(ctx: Context, text: str, name: str = "<unknown>") -> Parse
             module = parser.parse_module()
     except ParseError as e:
         offset, message = _parse_error_position(hoisted, e.span.start, e.msg, parser.forward_ssa_references)
-        raise SourceError(offsets.to_original(offset), message) from None
+        raise SourceError(offsets.to_original(offset), _mlir_wording(message)) from None
     except VerifyException as e:  # an attribute or type rejected its parameters
         # Raised once the attribute or type has been parsed: point at its last token.
         at = _previous_token_start(hoisted, parser.pos) if parser.pos > 0 else 0
-        raise SourceError(offsets.to_original(at), str(e)) from None
-    except (ValueError, TypeError, KeyError, IndexError, AssertionError) as e:
+        raise SourceError(offsets.to_original(at), _mlir_wording(str(e))) from None
+    except (ValueError, TypeError, KeyError, IndexError, AssertionError, OverflowError) as e:
         # xDSL and dialect parse hooks raise these for some malformed input (an integer
         # out of range, a missing key); report them at the token being parsed.
         raise SourceError(offsets.to_original(parser.pos), str(e) or type(e).__name__) from None
     op_offsets = {op: offsets.to_original(pos) for op, pos in parser.op_offsets.items()}
-    return ParsedModule(module, op_offsets)
+    return ParsedModule(module, op_offsets, parser.resources)

@@ -28,7 +28,9 @@ _SKIP_SPACE = re.compile(r"[ \t\r\n]*")
 # What can change the angle-bracket depth, or make the scan give up (strings).
 _ANGLE_EVENT = re.compile(r'->|[<>"]')
 _PAREN_EVENT = re.compile(r'[()"]')
-_STRING = re.compile(r'"(?:[^"\\\n\v\f]+|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+# One character per repetition and a possessive ``*+``: an unterminated string fails in
+# linear time (``[^"]+`` inside ``*`` backtracks exponentially on the trailing text).
+_STRING = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 
 def _next_char(text: str, pos: int) -> str:

@@ -1,30 +1,49 @@
 """Whole-module verification with source positions and Triton's layout rules.
 
 xDSL's ``module.verify()`` stops at the first failure without saying where in the
-file it is. ``verify_module`` verifies op by op (outermost first) so the failing op is
-known, and adds the rule Triton checks for every distributed layout
-(``TritonGPUDialect`` layout verification): the layout's rank is the tensor's, and
-its lanes, warps and CTAs are those the enclosing ``ttg.threads-per-warp``,
-``ttg.num-warps`` and ``ttg.num-ctas`` specify. Messages follow Triton's wording.
+file it is. ``verify_module`` verifies op by op so the failing op is known, in the
+order MLIR's verifier uses: an op's own checks, then the ops nested in it, then (on
+leaving a block) whether the block ends with a terminator. So an op without a
+terminator after it reports its own error first, as Triton does.
+
+It adds the rule Triton checks on the operands and results of its own ops (the
+``tt``, ``ttg`` and ``ttng`` dialects; not on ``arith``/``scf`` ops or block
+arguments): a distributed layout's rank is the tensor's, and its lanes, warps and
+CTAs are those the enclosing ``ttg.threads-per-warp``, ``ttg.num-warps`` and
+``ttg.num-ctas`` specify; a memdesc's layout (shared or tensor memory) has the
+context's CTAs. On ``tt`` ops it adds Triton's tensor-size rule (at most 2**20
+elements, a power-of-two count). Messages follow Triton's wording; an op quoted in a
+message prints its large dense constants elided, as MLIR's diagnostics do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
 from dataclasses import dataclass
+from io import StringIO
+from typing import TYPE_CHECKING
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerAttr, TensorType
-from xdsl.ir import Attribute, OpResult, Operation, SSAValue
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType, UnregisteredOp
+from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue
+from xdsl.printer import Printer
+from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr
 from ltc.encodings import EncodingError
 from ltc.linear_layout import LayoutError
 
+if TYPE_CHECKING:
+    from xdsl.dialects import scf  # loaded only where an scf op exists: ltc-opt start-up
+
 NUM_WARPS = "ttg.num-warps"
 THREADS_PER_WARP = "ttg.threads-per-warp"
 NUM_CTAS = "ttg.num-ctas"
+#: Triton's ``maxTensorNumElements``: the most elements a ``tt`` op's tensor may have.
+MAX_TENSOR_ELEMENTS = 1 << 20
+
+# Ops of these dialects carry Triton's layout check on their operands and results.
+_LAYOUT_CHECKED_DIALECTS = frozenset({"tt", "ttg", "ttng"})
 
 
 class OpVerifyError(Exception):
@@ -50,28 +69,66 @@ def _int_attr(op: Operation, name: str) -> int | None:
     return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
-def layout_context(op: Operation) -> LayoutContext:
-    """The nearest ``ttg.num-warps`` (and lanes, CTAs) on ``op`` or its ancestors."""
+def layout_context(op: Operation, region: Region | None = None) -> LayoutContext:
+    """The nearest ``ttg.num-warps`` (and lanes, CTAs) on ``op`` or its ancestors.
+
+    With ``region`` (one of ``op``'s regions) the context is that of the values
+    defined in it. An op with ``region_num_warps(region)`` (the partitions of
+    ``ttg.warp_specialize``) sets the warp count of code in its regions."""
     num_warps = threads = ctas = None
     cur: Operation | None = op
+    inner = region
     while cur is not None:
+        per_region = getattr(cur, "region_num_warps", None)
+        if num_warps is None and inner is not None and per_region is not None:
+            num_warps = per_region(inner)
         num_warps = num_warps if num_warps is not None else _int_attr(cur, NUM_WARPS)
         threads = threads if threads is not None else _int_attr(cur, THREADS_PER_WARP)
         ctas = ctas if ctas is not None else _int_attr(cur, NUM_CTAS)
+        inner = cur.parent_region()
         cur = cur.parent_op()
     return LayoutContext(num_warps, threads if threads is not None else 32, ctas if ctas is not None else 1)
 
 
-def layout_problem(tensor: TensorType[Attribute], context: LayoutContext) -> str | None:
-    """Why ``tensor``'s layout is invalid in ``context``, or None if it is valid."""
-    attr = tensor.encoding
+def _ctas_problem(text: str, ctas: int, context: LayoutContext) -> str | None:
+    if ctas != context.num_ctas:
+        return f"{text}.\nLayout has {ctas} CTAs per CGA, but the context requires {context.num_ctas} CTAs per CGA."
+    return None
+
+
+def layout_problem(ty: Attribute, context: LayoutContext) -> str | None:
+    """Why the layout of ``ty`` (a tensor or memdesc type) is invalid in ``context``,
+    or None if it is valid (or ``ty`` has no layout)."""
+    attr = getattr(ty, "encoding", None)
+    if not isinstance(ty, TensorType):
+        # A memdesc: its layout's CTAs. Tensor-memory encodings (``ttng``, which
+        # imports this module) expose their CTA bases as ``cga_block_bases``.
+        block_bases = getattr(attr, "cga_block_bases", None)
+        if isinstance(attr, LayoutAttr):
+            cga = getattr(attr.encoding, "cga", None)
+            block_bases = None if cga is None else cga.block_bases
+        if block_bases is None:
+            return None
+        return _ctas_problem(_attr_text(attr), 1 << len(block_bases), context)
+    shape = tuple(ty.get_shape())
+    block_bases = getattr(attr, "cga_block_bases", None)
+    if block_bases is not None:
+        # A tensor-memory encoding (2-d) on a register tensor: Triton checks its rank
+        # and CTAs, then refuses it as it refuses a shared layout.
+        rank = len(block_bases[0]) if block_bases else 2
+        if rank != len(shape):
+            return f"Layout has rank {rank}, but the tensor it's attached to has rank {len(shape)}."
+        ctas = _ctas_problem(_attr_text(attr), 1 << len(block_bases), context)
+        return ctas or "Non-distributed layout is not allowed in tensor type."
     if not isinstance(attr, LayoutAttr):
         return None
-    shape = tuple(tensor.get_shape())
     if attr.encoding.rank != len(shape):
         return f"Layout has rank {attr.encoding.rank}, but the tensor it's attached to has rank {len(shape)}."
     if not isinstance(attr, DistributedLayoutAttr):
-        return None
+        # Triton 3.9 checks a shared layout's CTAs before refusing it on a tensor.
+        cga = getattr(attr.encoding, "cga", None)
+        ctas = _ctas_problem(attr.encoding.to_text(), cga.num_ctas, context) if cga is not None else None
+        return ctas or "Non-distributed layout is not allowed in tensor type."
     text = attr.encoding.to_text()
     try:
         ll = attr.to_linear_layout(shape)
@@ -89,57 +146,218 @@ def layout_problem(tensor: TensorType[Attribute], context: LayoutContext) -> str
         return "Could not determine the number of warps per CTA. Operation is not in a context with `ttg.num-warps`."
     if warps != context.num_warps:
         return f"{text}.\nLayout has {warps} warps per CTA, but the context requires {context.num_warps} warps per CTA."
-    if ctas != context.num_ctas:
-        return f"{text}.\nLayout has {ctas} CTAs per CGA, but the context requires {context.num_ctas} CTAs per CGA."
-    return None
+    return _ctas_problem(text, ctas, context)
 
 
-def _defined_values(op: Operation) -> Iterator[tuple[str, SSAValue]]:
-    for result in op.results:
-        yield "Result", result
-    for region in op.regions:
-        for block in region.blocks:
-            for arg in block.args:
-                yield "Block argument", arg
+#: Dense constants with more elements than this print elided in diagnostics (MLIR's
+#: diagnostic printer elides large elements attributes the same way; splats stay).
+_ELIDE_ELEMENTS_OVER = 16
+
+
+class _DiagnosticPrinter(Printer):
+    """xDSL's printer, bounded: a large non-splat dense constant prints as
+    ``dense_resource<__elided__>`` and a large splat as its one value, so a message
+    never unpacks a whole payload."""
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and len(attribute) > _ELIDE_ELEMENTS_OVER:
+            data = attribute.data.data
+            width = attribute.get_element_type().compile_time_size
+            first = data[:width]
+            if first * (len(data) // width) == data:
+                self.print_string("dense<")
+                attribute._print_one_elem(attribute.get_element_type().unpack(first, 1)[0], self)
+                self.print_string(">")
+            else:
+                self.print_string("dense_resource<__elided__>")
+            self.print_string(" : ")
+            self.print_attribute(attribute.get_type())
+            return
+        super().print_attribute(attribute)
+
+
+def _attr_text(attr: Attribute) -> str:
+    out = StringIO()
+    _DiagnosticPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()
+
+
+def _generic_text(op: Operation) -> str:
+    """``op`` as MLIR prints it in a diagnostic (generic form, one line)."""
+    out = StringIO()
+    _DiagnosticPrinter(stream=out, print_generic_format=True).print_op(op)
+    return " ".join(out.getvalue().split())
+
+
+def _value_text(value: SSAValue) -> str:
+    """How MLIR describes an operand in a diagnostic."""
+    if isinstance(value, BlockArgument):
+        return f"<block argument> of type '{_attr_text(value.type)}' at index: {value.index}"
+    assert isinstance(value, OpResult)
+    return _generic_text(value.op)
+
+
+@dataclass
+class _Walk:
+    """What one ``verify_module`` call has learned so far."""
+
+    # Results of the ops walked so far (in text order): xDSL's parser accepts a use
+    # before its definition and xDSL checks no dominance, MLIR does.
+    defined: set[SSAValue]
+    problems: dict[tuple[Attribute, LayoutContext], str | None]
+
+    def problem(self, ty: Attribute, context: LayoutContext) -> str | None:
+        key = (ty, context)
+        if key not in self.problems:
+            self.problems[key] = layout_problem(ty, context)
+        return self.problems[key]
 
 
 def verify_module(module: Operation) -> None:
     """Verify every op (outermost first); raise ``OpVerifyError`` at the first failure."""
-    problems: dict[tuple[TensorType[Attribute], LayoutContext], str | None] = {}
-    # Results of the ops walked so far (in text order): xDSL's parser accepts a use
-    # before its definition and xDSL checks no dominance, MLIR does.
-    defined: set[SSAValue] = set()
-    for op in module.walk():
-        for index, operand in enumerate(op.operands):
-            if isinstance(operand, OpResult) and operand not in defined:
+    _verify_op(module, _Walk(set(), {}))
+
+
+def _verify_op(op: Operation, walk: _Walk) -> None:
+    for index, operand in enumerate(op.operands):
+        if isinstance(operand, OpResult):
+            if operand not in walk.defined:
                 raise OpVerifyError(op, f"'{op.name}' op operand #{index} does not dominate this use")
-        defined.update(op.results)
-        try:
-            op.verify(verify_nested_ops=False)
-        except VerifyException as e:
-            message = _strip_xdsl_prefix(str(e))
-            if not message.startswith(f"'{op.name}' op "):  # some verifiers name the op themselves
-                message = f"'{op.name}' op {message}"
-            raise OpVerifyError(op, message) from None
-        if isinstance(op, scf.IfOp):
-            _verify_if_yields(op)
-        context: LayoutContext | None = None
-        for what, value in _defined_values(op):
-            ty = value.type
-            if not isinstance(ty, TensorType) or not isinstance(ty.encoding, LayoutAttr):
-                continue
-            if context is None:
-                context = layout_context(op)
-            key = (ty, context)
-            if key not in problems:
-                problems[key] = layout_problem(ty, context)
-            if problems[key] is not None:
-                raise OpVerifyError(op, f"{what} has an invalid layout: {problems[key]}")
+        elif not isinstance(operand, BlockArgument):
+            raise _undeclared_use(op)
+        elif not _in_scope(op, operand):
+            # xDSL binds a use before the definition to a block argument defined later in
+            # a nested region; MLIR's parser refuses that argument's name as taken.
+            raise OpVerifyError(op, f"region entry argument '%{operand.name_hint or index}' is already in use")
+    walk.defined.update(op.results)
+    dialect = op.name.split(".", 1)[0]
+    if dialect == "tt":
+        _verify_tensor_sizes(op)
+    if dialect in _LAYOUT_CHECKED_DIALECTS:
+        # Triton checks layouts in an op trait, which MLIR runs before the op's verifier.
+        _verify_layouts(op, walk)
+    _verify_own(op)
+    if op.name == "scf.if":  # the registered op (xDSL's scf.IfOp or ltc's subclass)
+        _verify_if_yields(op)
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                _verify_op(child, walk)
+            _verify_terminator(op, region, block)
+
+
+def _in_scope(op: Operation, arg: BlockArgument) -> bool:
+    """True when ``arg``'s region encloses ``op``: a block argument is visible only inside
+    its region (across blocks dominance decides, which this does not check)."""
+    region = arg.block.parent
+    block = op.parent
+    while block is not None:
+        if block.parent is region:
+            return True
+        block = block.parent_block()
+    return False
+
+
+def _verify_own(op: Operation) -> None:
+    """The op's own checks: xDSL's ``Operation.verify`` without its terminator rule
+    (MLIR applies it on leaving the block: see ``_verify_terminator``) and without its
+    ``emit_error``, which prints the whole enclosing module into the exception's notes
+    (unbounded time and memory on a module holding a large dense constant)."""
+    try:
+        _verify_successors(op)
+        op.verify_()
+    except ValueError:  # xDSL asked an undeclared value (a parser placeholder) for its owner
+        undeclared = next((o for o in op.walk() if _undeclared_operand(o) is not None), None)
+        if undeclared is None:
+            raise
+        raise _undeclared_use(undeclared) from None
+    except VerifyException as e:
+        message = _strip_xdsl_prefix(str(e))
+        if not message.startswith(f"'{op.name}' op "):  # some verifiers name the op themselves
+            message = f"'{op.name}' op {message}"
+        raise OpVerifyError(op, message) from None
+    except Exception as e:
+        if type(e) is not Exception:  # a bug, not a verdict on the input
+            raise
+        # xDSL 0.74's scf.while reports a block-argument type mismatch with a bare Exception.
+        raise OpVerifyError(op, f"'{op.name}' op {e}") from None
+
+
+def _undeclared_operand(op: Operation) -> int | None:
+    """The index of the first operand of ``op`` that is neither an op result nor a block
+    argument: a name the parser never saw defined in scope (None if there is none)."""
+    return next(
+        (i for i, v in enumerate(op.operands) if not isinstance(v, OpResult | BlockArgument)), None
+    )
+
+
+def _undeclared_use(op: Operation) -> OpVerifyError:
+    return OpVerifyError(op, f"'{op.name}' op operand #{_undeclared_operand(op)} is a use of undeclared SSA value name")
+
+
+def _verify_successors(op: Operation) -> None:
+    """An op with successors ends its block and branches within its region (xDSL's rule)."""
+    if not op.successors:
+        return
+    block = op.parent
+    region = None if block is None else block.parent
+    if block is None or region is None:
+        raise VerifyException(f"Operation {op.name} with block successors does not belong to a block or a region")
+    if block.last_op is not op:
+        raise VerifyException(f"Operation {op.name} with block successors must terminate its parent block")
+    if any(succ.parent is not region for succ in op.successors):
+        raise VerifyException(f"Operation {op.name} is branching to a block of a different region")
+
+
+def _verify_terminator(parent: Operation, region: Region, block: Block) -> None:
+    """A block of an op that needs terminators ends with one (MLIR's wording)."""
+    last = block.last_op
+    if last is None or isinstance(last, UnregisteredOp) or last.has_trait(IsTerminator):
+        return
+    if len(region.blocks) == 1 and (isinstance(parent, UnregisteredOp) or parent.has_trait(NoTerminator)):
+        return
+    raise OpVerifyError(last, f"block with no terminator, has {_generic_text(last)}")
+
+
+def _verify_tensor_sizes(op: Operation) -> None:
+    """Triton's ``TensorSizeTrait`` (every ``tt`` op): each ranked tensor operand, then
+    result, has at most ``MAX_TENSOR_ELEMENTS`` elements, and a power-of-two count
+    (zero passes the bit test, as in Triton)."""
+    for value in (*op.operands, *op.results):
+        ty = value.type
+        if not isinstance(ty, TensorType):
+            continue
+        n = math.prod(ty.get_shape())
+        if n > MAX_TENSOR_ELEMENTS:
+            raise OpVerifyError(
+                op, f"Maximum allowed number of elements is {MAX_TENSOR_ELEMENTS}, but {_generic_text(op)} has more than that"
+            )
+        if n & (n - 1):
+            raise OpVerifyError(
+                op, f"Number of elements must be power-of-two, but {_generic_text(op)} doesn't follow the rule ({n}) elements"
+            )
+
+
+def _verify_layouts(op: Operation, walk: _Walk) -> None:
+    context = layout_context(op)
+    for index, operand in enumerate(op.operands):
+        problem = walk.problem(operand.type, context)
+        if problem is not None:
+            raise OpVerifyError(
+                op, f"Operand {index} ({_value_text(operand)}) has an invalid layout: {problem}"
+            )
+    for index, result in enumerate(op.results):
+        problem = walk.problem(result.type, context)
+        if problem is not None:
+            what = "Result" if len(op.results) == 1 else f"Result {index}"
+            raise OpVerifyError(op, f"{what} has an invalid layout: {problem}")
 
 
 def _verify_if_yields(op: scf.IfOp) -> None:
     """Each branch of an ``scf.if`` yields its results' types (xDSL 0.74 does not check;
     it even adds an empty ``scf.yield`` to a branch that has none)."""
+    from xdsl.dialects import scf  # already loaded: the op is one of its ops
+
     expected = [r.type for r in op.results]
     for index, region in enumerate(op.regions):
         if not region.blocks or not isinstance(region.block.last_op, scf.YieldOp):

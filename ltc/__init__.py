@@ -7,8 +7,11 @@ The core (this package's top level) depends on numpy only::
                               "warpsPerCTA = [4, 1], order = [1, 0]}>", [64, 16])
 """
 
-from ltc.encodings import AttrTextError, Encoding, EncodingError, ShapeError, parse_encoding, to_linear_layout
-from ltc.linear_layout import LayoutError, LinearLayout
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ltc.encodings import AttrTextError, Encoding, EncodingError, ShapeError, parse_encoding, to_linear_layout
+    from ltc.linear_layout import LayoutError, LinearLayout
 
 __all__ = [
     "AttrTextError",
@@ -22,10 +25,22 @@ __all__ = [
 ]
 
 
+_ENCODINGS = ("AttrTextError", "Encoding", "EncodingError", "ShapeError", "parse_encoding", "to_linear_layout")
+_LINEAR_LAYOUT = ("LayoutError", "LinearLayout")
+
+
 def __getattr__(name: str):
-    # ltc.simulate_ptx lives in the PTX simulator, which needs lark; import it on
-    # first use so that `import ltc` stays numpy-only (hence not in __all__).
-    if name == "simulate_ptx":
+    # Imported on first use: the command-line tools import ``ltc.tools`` (hence this
+    # package) and should not pay for numpy before they need it.
+    if name in _ENCODINGS:
+        import ltc.encodings
+
+        return getattr(ltc.encodings, name)
+    if name in _LINEAR_LAYOUT:
+        import ltc.linear_layout
+
+        return getattr(ltc.linear_layout, name)
+    if name == "simulate_ptx":  # needs lark, so `import ltc` stays numpy-only (not in __all__)
         from ltc.lowering.ptxsim.run import simulate_ptx
 
         return simulate_ptx

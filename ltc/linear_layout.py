@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Union
 
 from ltc import f2
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Basis = tuple[int, ...]
 BasesInput = Mapping[str, Sequence[Sequence[int]]]
@@ -423,6 +424,8 @@ class LinearLayout:
 
     def apply_all_flat(self) -> np.ndarray:
         """``table[x] = apply_flat(x)`` for every flat input index, as int64."""
+        import numpy as np  # only the table needs it: reading IR does not load numpy
+
         table = np.zeros(1, dtype=np.int64)
         for col in self.flat_columns:
             table = np.concatenate([table, table ^ col])
@@ -431,6 +434,8 @@ class LinearLayout:
     def apply_all(self) -> np.ndarray:
         """Table over the whole input domain: ``t[x, k]`` is out dim k of
         L(x), x the flat input index (first in dim in the low bits)."""
+        import numpy as np  # see apply_all_flat
+
         flat = self.apply_all_flat()
         out = np.empty((flat.shape[0], len(self._out)), dtype=np.int64)
         for k, (sh, (_, size)) in enumerate(zip(self._out_shifts, self._out)):

@@ -4,9 +4,12 @@ For each ``tt.dot`` whose result is laid out but not yet ``#ttg.nvidia_mma`` (la
 of the module first, as Triton's greedy driver visits them):
 
 * **Version** by compute capability ``cc`` (``ttg.target = "cuda:cc"``): below 80 the dot
-  stays (FMA); 80..89 tries MMA v2; 90..99 tries v3 then v2. v3 needs ``num_warps % 4
-  == 0``, rank 2, ``M % 64 == 0``, ``N % 8 == 0``, ``K >= 256 / bits(A)`` and A in
-  {f16, bf16, f32 (tf32), i8, f8E4M3FN, f8E5M2}; an fp8 dot with an f32 result also needs
+  stays (FMA); 80..89 tries MMA v2; 90..99 tries v3 then v2; 100..119 tries v5 (tcgen05,
+  which ltc refuses by name) then v2; 120..129 tries v2. v5 needs rank 2, 4 or 8 warps,
+  ``M % 64 == 0``, ``N % 8 == 0``, ``K >= 256 / bits(A)``, no f64, integers only as
+  i8 x i8 -> i32 and not on cc 103. v3 needs ``num_warps % 4 == 0``, rank 2,
+  ``M % 64 == 0``, ``N % 8 == 0``, ``K >= 256 / bits(A)`` and A in {f16, bf16, f32
+  (tf32), i8, f8E4M3FN, f8E5M2}; an fp8 dot with an f32 result also needs
   ``maxNumImpreciseAcc >= 32``. Any MMA needs both operands in {fp8, f16, bf16, f32,
   f64, i8}; f32 x f32 only with ``inputPrecision = tf32``; f64 only on cc 80 and 90.
 * **instrShape**: v2 ``[.., 16, 8]`` (``[.., 8, 8]`` for f64); v3 ``[16, n, 256 / bits]``
@@ -164,12 +167,35 @@ def _operand_supports_mma(elem: Attribute, version: int) -> bool:
     return version >= 2 and (isinstance(elem, (Float32Type, Float64Type)) or _is_i8(elem))
 
 
-def supports_mma(dot: DotOp, version: int, num_warps: int) -> bool:
-    """Whether MMA ``version`` (2 or 3) can compute ``dot`` (Triton's ``supportMMA``)."""
+def _supports_mma_v5(dot: DotOp, num_warps: int, capability: int) -> bool:
+    """Triton's ``supportMMA(dot, 5)``: rank 2, 4 or 8 warps, ``K >= 256 / bits(A)``,
+    ``M % 64 == 0``, ``N % 8 == 0``, no f64, and integers only as i8 x i8 -> i32 (not on
+    sm_103, which has no integer tcgen05 MMA)."""
+    a_elem, b_elem, d_elem = _elem(dot.a), _elem(dot.b), _elem(dot.d)
+    ints = [isinstance(e, IntegerType) for e in (a_elem, b_elem, d_elem)]
+    if any(ints):
+        if not (_is_i8(a_elem) and _is_i8(b_elem) and isinstance(d_elem, IntegerType) and d_elem.width.data == 32):
+            return False
+        if capability == 103:
+            return False
+    shape = _shape_per_cta(dot.d.type)
+    if len(shape) != 2 or num_warps not in (4, 8):
+        return False
+    if tensor_shape(dot.a.type)[-1] < 256 // _bits(a_elem):
+        return False
+    if shape[0] % 64 or shape[1] % 8:
+        return False
+    return not any(isinstance(e, Float64Type) for e in (a_elem, b_elem, d_elem))
+
+
+def supports_mma(dot: DotOp, version: int, num_warps: int, capability: int = 100) -> bool:
+    """Whether MMA ``version`` (2, 3 or 5) can compute ``dot`` (Triton's ``supportMMA``)."""
     a_elem, b_elem = _elem(dot.a), _elem(dot.b)
     both_f32 = isinstance(a_elem, Float32Type) and isinstance(b_elem, Float32Type)
     if both_f32 and _precision(dot) != InputPrecision.TF32:
         return False
+    if version == 5:
+        return _supports_mma_v5(dot, num_warps, capability)
     if version == 3:
         if tensor_shape(dot.a.type)[-1] < 256 // _bits(a_elem):
             return False
@@ -200,16 +226,16 @@ def mma_version(capability: int, dot: DotOp, num_warps: int) -> int:
         candidates = (2,)
     elif capability < 100:
         candidates = (3, 2)
-    elif capability < 110:
+    elif capability < 120:
         candidates = (5, 2)
     elif capability < 130:
         candidates = (2,)
     else:
         raise PassFailedException(f"tritongpu-accelerate-matmul: compute capability {capability} is not supported")
     for version in candidates:
-        if version == 5:
-            raise PassFailedException("tritongpu-accelerate-matmul: MMA v5 (tcgen05, sm_100) is not implemented")
-        if supports_mma(dot, version, num_warps):
+        if supports_mma(dot, version, num_warps, capability):
+            if version == 5:  # Triton would use tcgen05 here; ltc cannot lay it out yet
+                raise PassFailedException("tritongpu-accelerate-matmul: MMA v5 (tcgen05, sm_100) is not implemented")
             return version
     return 0
 

@@ -46,4 +46,4 @@ class AssignLayoutsPass(ModulePass):
         ReduceDataDuplicationPass().apply(ctx, op)
         canonicalize_module(ctx, op, cse=True)
         if log is not None:
-            sys.stderr.write(log.text())
+            sys.stderr.write(log.text(op))

@@ -45,6 +45,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from ltc.dialects.tt import FuncOp, PtrType
+from ltc.passes.cfg import edges, is_branch
 
 __all__ = [
     "KMAX_DIVISOR",
@@ -903,6 +904,13 @@ class _FunctionSolver:
             self.visit_while(op)
         elif name in ("scf.yield", "scf.condition"):
             self.visit_terminator(op)
+        elif is_branch(op):
+            # a branch operand flows into the successor's block argument (join of all edges)
+            for edge in edges(op):
+                for v, arg in zip(edge.values, edge.block.args):
+                    info = self.lattice.get(v)
+                    if info is not None:
+                        self.join(arg, info)
         else:
             for region in op.regions:
                 for block in region.blocks:

@@ -8,7 +8,10 @@ of its operand's layout and a ``tt.dot``'s operands are converted to
 ``#ttg.dot_op<{opIdx, parent = result layout}>``. Then every op whose operands do not
 fit its layout rule gets ``ttg.convert_layout`` ops in front (an ``expand_dims`` operand
 becomes a slice of the result's layout, shape ops get their free layouts), as Triton's
-conversion does; the layout passes remove the conversions again.
+conversion does; the layout passes remove the conversions again. The row offsets of a
+``tt.descriptor_gather`` / ``tt.descriptor_scatter`` (TMA gather4/scatter4) are converted
+to the slice (dim 0) of a blocked parent ``[1, 4] / [threads, 1] / [1, warps]``, order
+``[1, 0]``: Triton's choice, four neighbouring offsets per thread, broadcast over warps.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, StringAttr, TensorType, i32
-from xdsl.ir import OpResult
+from xdsl.ir import OpResult, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
 
-from ltc.dialects.tt import DotOp, FuncOp, ReduceOp, ReturnOp
-from ltc.encodings.blocked import default_blocked
+from ltc.dialects.tt import DescriptorGatherOp, DescriptorScatterOp, DotOp, FuncOp, ReduceOp, ReturnOp
+from ltc.encodings.blocked import BlockedEncoding, default_blocked
+from ltc.hardware import check_num_warps
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.slice import SliceEncoding
 from ltc.passes.layout_engine import LayoutEngine, walk_values
@@ -41,14 +46,20 @@ class ConvertTritonToTritonGPUPass(ModulePass):
     num_ctas: int = 1
     target: str = "cuda:90"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for name, value in ((NUM_WARPS, self.num_warps), (THREADS_PER_WARP, self.threads_per_warp), (NUM_CTAS, self.num_ctas)):
-            if value < 1 or value & (value - 1):
-                raise ValueError(f"{name} must be a positive power of 2, got {value}")
+    def __post_init__(self) -> None:
+        # Options are checked when the pipeline is built, so a bad one is a usage error.
+        if self.threads_per_warp not in (32, 64):
+            raise ValueError(f"threads-per-warp={self.threads_per_warp}: must be 32 (NVIDIA) or 64 (AMD)")
+        try:
+            check_num_warps(self.num_warps, self.threads_per_warp)
+        except ValueError as e:
+            raise ValueError(f"num-warps={self.num_warps}: {e}") from None
         if self.num_ctas != 1:
-            raise ValueError("num-ctas > 1 is not supported: ltc lays out single-CTA kernels")
+            raise ValueError(f"num-ctas={self.num_ctas}: ltc lays out single-CTA kernels (num-ctas=1)")
         if not (self.target.startswith("cuda:") and self.target[5:].isdigit()):
-            raise ValueError(f"target must be cuda:<capability>, e.g. cuda:90; got {self.target!r}")
+            raise ValueError(f"target={self.target}: must be cuda:<capability>, e.g. cuda:90")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         op.attributes[NUM_CTAS] = IntegerAttr(self.num_ctas, i32)
         op.attributes[NUM_WARPS] = IntegerAttr(self.num_warps, i32)
         op.attributes[TARGET] = StringAttr(self.target)
@@ -57,12 +68,18 @@ class ConvertTritonToTritonGPUPass(ModulePass):
             if func.body.blocks:
                 self._convert_function(func)
 
+    def gather_offsets_layout(self) -> SliceEncoding:
+        """The layout of a TMA gather/scatter's row offsets (see the module docstring)."""
+        parent = BlockedEncoding((1, 4), (self.threads_per_warp, 1), (1, self.num_warps), (1, 0))
+        return SliceEncoding(0, parent)
+
     def _convert_function(self, func: FuncOp) -> None:
-        block = func.body.block
-        for v in walk_values(block):
+        body = func.body
+        for v in walk_values(body):
             t = v.type
             if not isinstance(t, TensorType) or layout_of(v) is not None:
                 continue
+            _check_default_layout_shape(v)
             if isinstance(v, OpResult) and isinstance(v.op, ReduceOp):
                 enc = SliceEncoding(v.op.axis.value.data, layout_of(v.op.srcs[0]))  # type: ignore[arg-type]
             else:
@@ -73,7 +90,37 @@ class ConvertTritonToTritonGPUPass(ModulePass):
             for i in (0, 1):
                 dot.operands[i] = convert_before(dot.operands[i], DotOperandEncoding(i, parent), dot)  # type: ignore[arg-type]
             dot.operands[2] = convert_before(dot.operands[2], parent, dot)  # type: ignore[arg-type]
-        LayoutEngine(block).rewrite({})
+        LayoutEngine(body).rewrite({})
+        offsets = self.gather_offsets_layout()
+        for g in [o for o in func.walk() if isinstance(o, (DescriptorGatherOp, DescriptorScatterOp))]:
+            g.operands[1] = convert_before(g.x_offsets, offsets, g)
         returns = [o for o in func.walk() if isinstance(o, ReturnOp)]
         outputs = [v.type for v in returns[0].operands] if returns else list(func.function_type.outputs.data)
-        func.properties["function_type"] = FunctionType.from_lists([a.type for a in block.args], outputs)
+        entry = body.blocks.first
+        assert entry is not None
+        func.properties["function_type"] = FunctionType.from_lists([a.type for a in entry.args], outputs)
+
+
+def _check_default_layout_shape(value: SSAValue) -> None:
+    """Refuse (``PassFailedException`` at the value's op) a tensor whose shape has no
+    default blocked layout: rank 0 (Triton's conversion crashes on it), a zero-size
+    dimension, or a dimension that is not a power of two (its verifier rejects those)."""
+    ty = value.type
+    assert isinstance(ty, TensorType)
+    shape = tuple(ty.get_shape())
+    if not shape:
+        why = "a rank-0 tensor has no default layout"
+    elif any(d <= 0 for d in shape):
+        why = "a tensor with a zero-size dimension has no default layout"
+    elif any(d & (d - 1) for d in shape):
+        why = "a tensor whose dimensions are not powers of two has no default layout"
+    else:
+        return
+    raise _refusal(value, f"{ConvertTritonToTritonGPUPass.name}: {ty}: {why}")
+
+
+def _refusal(value: SSAValue, message: str) -> PassFailedException:
+    """A refusal located at the op defining ``value`` (or owning the block argument)."""
+    error = PassFailedException(message)
+    error.op = value.op if isinstance(value, OpResult) else value.owner.parent_op()  # type: ignore[attr-defined]
+    return error

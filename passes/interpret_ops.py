@@ -27,7 +27,7 @@ __all__ = ["HANDLERS"]
 
 
 def _region(it: Interpreter, region: Region, args: list[Value]) -> list[Value]:
-    return it.run_block(region.block, args) if region.blocks else []
+    return it.run_region(region, args) if region.blocks else []
 
 
 def _for(it: Interpreter, op: Operation, args: list[Value]) -> list[Value]:

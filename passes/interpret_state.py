@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ltc.dialects.tt import FuncOp
+from ltc.passes.cfg import edges, is_branch
 from ltc.passes.interpret_types import TypeInfo, fit, from_memory, to_memory, type_info
 
 __all__ = [
@@ -45,6 +46,9 @@ TERMINATORS = frozenset(
         "tt.reduce.return",
         "tt.scan.return",
         "tt.map_elementwise.return",
+        "cf.br",
+        "cf.cond_br",
+        "cf.switch",
     }
 )
 """Ops that end a block: their operands are the block's results."""
@@ -292,11 +296,35 @@ class Interpreter:
                 env[r] = v
         return []
 
+    def run_region(self, region: Region, args: Sequence[Value]) -> list[Value]:
+        """Run ``region`` from its entry block, following ``cf`` branches from block to
+        block, and return the operands of the terminator that leaves it."""
+        block = region.blocks.first
+        assert block is not None
+        while True:
+            out = self.run_block(block, args)
+            term = block.last_op
+            if term is None or not is_branch(term):
+                return out
+            edge = edges(term)[self._successor_index(term, out)]
+            block, args = edge.block, [self.env[v] for v in edge.values]
+
+    def _successor_index(self, term: Operation, operands: list[Value]) -> int:
+        """Which successor a ``cf`` branch takes, given its operand values."""
+        if term.name == "cf.br":
+            return 0
+        if term.name == "cf.cond_br":
+            return 0 if bool(np.asarray(operands[0])) else 1
+        flag = int(np.asarray(operands[0]))
+        cases = term.properties.get("case_values")
+        values = [int(v) for v in cases.get_values()] if cases is not None else []  # type: ignore[attr-defined]
+        return 1 + values.index(flag) if flag in values else 0
+
     def call(self, func: FuncOp, args: Sequence[Value]) -> list[Value]:
         """Run ``func`` on ``args`` in a fresh frame; its ``tt.return`` values."""
         saved, self.env = self.env, {}
         try:
-            return self.run_block(func.body.blocks.first, args)  # type: ignore[arg-type]
+            return self.run_region(func.body, args)
         finally:
             self.env = saved
 

@@ -38,11 +38,11 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
+from xdsl.utils.exceptions import PassFailedException
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
@@ -50,6 +50,8 @@ from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.linear import LinearEncoding
 from ltc.lowering.plans.locality import conversion_locality
+from ltc.passes.cfg import edges, incoming, is_branch, operand_targets
+from ltc.passes.layout_log import LayoutLog
 from ltc.passes.layout_ir import convert_before, encoding_of_type, layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import (
     OpKind,
@@ -95,23 +97,15 @@ def value_name(v: SSAValue) -> str:
     return f"%<arg{v.index}>"
 
 
-@dataclass
-class LayoutLog:
-    """Why each value got its layout: lines in program order, printed by ``--debug-layouts``."""
-
-    lines: list[str] = field(default_factory=list)
-
-    def add(self, line: str) -> None:
-        self.lines.append(line)
-
-    def text(self) -> str:
-        return "\n".join(self.lines) + ("\n" if self.lines else "")
-
-
-def walk_values(block: Block) -> Iterator[SSAValue]:
-    """Block arguments and op results of ``block`` and nested blocks, in program order."""
-    yield from block.args
-    for op in block.ops:
+def walk_values(body: Block | Region) -> Iterator[SSAValue]:
+    """Block arguments and op results of ``body`` (every block of a region) and nested
+    blocks, in program order."""
+    if isinstance(body, Region):
+        for b in body.blocks:
+            yield from walk_values(b)
+        return
+    yield from body.args
+    for op in body.ops:
         for region in op.regions:
             for b in region.blocks:
                 yield from walk_values(b)
@@ -128,9 +122,12 @@ def _loop_parent(arg: SSAValue) -> tuple[Operation, int] | None:
 
 
 class LayoutEngine:
-    """Runs steps 1–4 on one function body (see the module docstring)."""
+    """Runs steps 1–4 on one function body (see the module docstring). The body may have
+    several blocks: the entry block's arguments are the function's (fixed); another
+    block's arguments take layouts like loop-carried values, from the branch operands
+    that feed them (``cfg``) and from their users."""
 
-    def __init__(self, body: Block, log: LayoutLog | None = None) -> None:
+    def __init__(self, body: Region, log: LayoutLog | None = None) -> None:
         self.body = body
         self.log = log
         self.fixed: dict[SSAValue, str] = {}
@@ -182,7 +179,8 @@ class LayoutEngine:
                 for o in tensor_operands(op):
                     if (e := layout_of(o)) is not None:
                         self._push_backward_from_use(o, e, f"operand of {op.name}", work)
-        for arg in self.body.args:
+        entry = self.body.blocks.first
+        for arg in entry.args if entry is not None else ():
             if isinstance(arg.type, TensorType):
                 self.fixed[arg] = "function argument"
         while work:
@@ -202,7 +200,7 @@ class LayoutEngine:
             self._push(o.op.operands[0], e, why, work, fwd=False)
 
     def _forward(self, v: SSAValue, enc: Encoding, work: list) -> None:
-        name = value_name(v)
+        name = self._name(v)
         for use in list(v.uses):
             op, idx = use.operation, use.index
             k = kind_of(op)
@@ -219,7 +217,7 @@ class LayoutEngine:
                     self._push(target, enc, why, work, True)
 
     def _backward(self, v: SSAValue, enc: Encoding, work: list) -> None:
-        why = f"needed as {_short(enc)} by users of {value_name(v)}"
+        why = f"needed as {self._layout(enc)} by users of {self._name(v)}"
         if isinstance(v, BlockArgument):
             loop = _loop_parent(v)
             if loop is not None:
@@ -229,6 +227,8 @@ class LayoutEngine:
                 yield_op = for_op.body.block.last_op
                 if yield_op is not None:
                     self._push(yield_op.operands[i], enc, why, work, False)
+            for branch, idx in incoming(v):
+                self._push(branch.operands[idx], enc, why, work, False)
             return
         assert isinstance(v, OpResult)
         op = v.op
@@ -247,7 +247,9 @@ class LayoutEngine:
             self._push(op.body.block.args[1 + v.index], enc, why, work, False)
 
     def _region_targets(self, op: Operation, idx: int) -> list[SSAValue]:
-        """The values an ``scf`` op ties to its operand ``idx``."""
+        """The values an ``scf`` op or a branch ties to its operand ``idx``."""
+        if is_branch(op):
+            return list(operand_targets(op, idx))
         if isinstance(op, scf.ForOp):
             if idx < 3:
                 return []
@@ -303,6 +305,12 @@ class LayoutEngine:
                 e = layout_of(v)
                 if e is not None:
                     out.append(([e], t))
+            elif is_branch(op):
+                for arg in operand_targets(op, use.index):
+                    out.append((options(arg), t))
+        if isinstance(v, BlockArgument):
+            for branch, idx in incoming(v):
+                out.append((options(branch.operands[idx]), t))
         if isinstance(v, OpResult) and kind_of(v.op) is OpKind.SAME:
             for o in tensor_operands(v.op):
                 if o is not v:
@@ -314,12 +322,14 @@ class LayoutEngine:
         for v in walk_values(self.body):
             cands = self.cands.get(v)
             if v in self.fixed or not cands:
+                if self.log is not None and v in self.fixed and (e := layout_of(v)) is not None:
+                    self._note(v, e, self.fixed[v])  # for the log: kept as it is
                 continue
             if isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
                 arg = v.op.body.block.args[1 + v.index]
                 if arg in choice:
                     choice[v] = choice[arg]
-                    self._note(v, choice[v], f"result of the loop carrying {value_name(arg)}")
+                    self._note(v, choice[v], f"result of the loop carrying {self._name(arg)}")
                     continue
             if len(cands) == 1:
                 choice[v] = cands[0]
@@ -335,14 +345,21 @@ class LayoutEngine:
                 scores.append(s)
             best = min(range(len(cands)), key=lambda i: (scores[i], isinstance(cands[i], LinearEncoding), i))
             choice[v] = cands[best]
-            listing = ", ".join(f"{_short(c)}: {s:g}" for c, s in zip(cands, scores))
+            listing = ", ".join(f"{self._layout(c)}: {s:g}" for c, s in zip(cands, scores))
             self._note(v, cands[best], f"conflict resolved by cost {{{listing}}}; "
                        + self.why.get((v, cands[best]), ""))
         return choice
 
     def _note(self, v: SSAValue, enc: Encoding, why: str) -> None:
         if self.log is not None:
-            self.log.add(f"{value_name(v)}: {_short(enc)} <- {why}")
+            self.log.add(f"{self.log.value(v)}: {self.log.layout(enc)} <- {why}", about=v)
+
+    def _name(self, v: SSAValue) -> str:
+        """``v``'s name in the log (resolved when the log is printed; '' without a log)."""
+        return self.log.value(v) if self.log is not None else ""
+
+    def _layout(self, enc: Encoding) -> str:
+        return self.log.layout(enc) if self.log is not None else ""
 
     # -- step 4 ----------------------------------------------------------------------------
 
@@ -386,7 +403,7 @@ class LayoutEngine:
             src_enc = layout_of(tensor_operands(op)[0])
             outs = forward(op, src_enc) if src_enc is not None else None
             if outs is None:
-                raise ValueError(f"no layout makes {op.name} legal here")
+                raise PassFailedException(f"no layout makes {op.name} legal here")
             for r, e in zip(tensor_results(op), outs):
                 if layout_of(r) == e:
                     continue
@@ -416,6 +433,10 @@ class LayoutEngine:
                 for i, arg in enumerate(parent.after_region.block.args):
                     self._fit_operand(op, 1 + i, arg.type)
                     retype(parent.results[i], arg.type)
+        elif is_branch(op):
+            for e in edges(op):
+                for i, arg in enumerate(e.block.args):
+                    self._fit_operand(op, e.first + i, arg.type)
 
     def _free(self, op: Operation, need: Encoding) -> bool:
         """Whether ``op`` with operands in ``need`` gives its result layout (an exact
@@ -455,6 +476,3 @@ class LayoutEngine:
             if enc is not None:
                 op.operands[i] = convert_before(o, enc, op)
 
-
-def _short(enc: Encoding) -> str:
-    return enc.to_text()

@@ -14,7 +14,8 @@ means adding it here:
   - ``CONVERT``: ``ttg.convert_layout``;
   - ``ANCHOR``: the layouts it has are fixed (global memory ops of at least one element
     per thread, ``tt.dot``, ``ttng.warp_group_dot``, calls, gathers, scans, ...);
-  - ``REGION``: ``scf`` ops, whose block arguments and results follow their operands.
+  - ``REGION``: ``scf`` ops and ``cf`` branches, whose block arguments and results
+    follow their operands.
 * ``forward(op, encoding)`` — the result encodings when the first tensor operand has
   ``encoding`` (SAME / SHAPE), None if there is no free one;
 * ``backward(op, encoding)`` — the operand encodings that make the op produce
@@ -74,7 +75,7 @@ class OpKind(Enum):
 _SOURCES = {"arith.constant", "tt.make_range", "tt.splat", "ttg.local_load", "tt.histogram"}
 _SINKS = {"ttg.local_alloc", "ttg.local_store", "tt.descriptor_store", "tt.print", "tt.assert", "tt.unsplat"}
 _SHAPES = {"tt.trans", "tt.reshape", "tt.join", "tt.split", "tt.expand_dims", "tt.reduce"}
-_REGIONS = {"scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition"}
+_REGIONS = {"scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition", "cf.br", "cf.cond_br", "cf.switch"}
 _MEMORY = {"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas"}
 _ELEMENTWISE_TT = {
     "tt.addptr",

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescType
@@ -197,7 +198,9 @@ def swizzled_shared_for_dot_operand(
     parent = dot.parent
     if not isinstance(parent, NvidiaMmaEncoding):
         if parent.attr_name.startswith("ttg.amd_"):
-            raise NotImplementedError("AMD dot operands are staged with MFMA/WMMA-specific layouts (not in ltc)")
+            raise PassFailedException(
+                "tritongpu-reduce-data-duplication: AMD dot operands are staged with MFMA/WMMA-specific layouts (not in ltc)"
+            )
         return SwizzledSharedEncoding(1, 1, 1, tuple(order), cga)
     k = shape_per_cta(shape, cga)[order[0]]
     per_phase = max(1024 // (bit_width * k), 1)

@@ -2,7 +2,8 @@
 
 Names mirror Triton's and MLIR's flags so that RUN lines written for ``triton-opt``
 work with ``ltc-opt``. Each entry: name -> (factory returning the ``ModulePass``
-class, one-line description for ``--help``).
+class, one-line description for ``--help`` ending with the pass's options and their
+defaults as ``{name=default ...}`` when it has any; a test checks them against the class).
 """
 
 from __future__ import annotations
@@ -10,13 +11,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from xdsl.passes import ModulePass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # xDSL is imported with the pass, not for --help
+    from xdsl.passes import ModulePass
 
 
 def _canonicalize() -> type[ModulePass]:
-    from xdsl.transforms.canonicalize import CanonicalizePass
+    from ltc.passes.canonicalize import TritonCanonicalizePass
 
-    return CanonicalizePass
+    return TritonCanonicalizePass
 
 
 def _cse() -> type[ModulePass]:
@@ -43,7 +47,8 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 PASS_REGISTRY: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
     "canonicalize": (
         _canonicalize,
-        "fold and simplify ops (ttg.convert_layout between equal linear layouts, cvt(cvt(x)), constants)",
+        "fold and simplify ops: the ops' own patterns and folders, Triton's tt/ttg folds "
+        "(ltc.passes.canonicalize), dead side-effect-free ops",
     ),
     "cse": (_cse, "eliminate common subexpressions"),
     "dce": (_dce, "remove ops whose results are unused and that have no side effects"),
@@ -54,7 +59,8 @@ PASS_REGISTRY: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
     ),
     "tritongpu-coalesce": (
         _lazy("coalesce", "CoalescePass"),
-        "lay out global loads/stores for coalesced, widest accesses from axis info",
+        "lay out global loads/stores for coalesced, widest accesses from axis info "
+        "{span-rows=false}",
     ),
     "tritongpu-accelerate-matmul": (
         _lazy("accelerate_matmul", "AccelerateMatmulPass"),
@@ -63,16 +69,20 @@ PASS_REGISTRY: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
     "tritongpu-remove-layout-conversions": (
         _lazy("remove_layout_conversions", "RemoveLayoutConversionsPass"),
         "propagate anchor layouts, resolve conflicts by cost, rematerialize and hoist, "
-        "leaving the fewest ttg.convert_layout ops",
+        "leaving the fewest ttg.convert_layout ops {debug-layouts=false}",
     ),
     "tritongpu-reduce-data-duplication": (
         _lazy("reduce_data_duplication", "ReduceDataDuplicationPass"),
         "send blocked -> dot_op conversions through shared memory (local_alloc + local_load)",
     ),
+    "ltc-structurize-cf": (
+        _lazy("structurize_cf", "StructurizeCfPass"),
+        "rewrite multi-block tt.func bodies (cf.br / cf.cond_br early returns) as nested scf.if",
+    ),
     "ltc-assign-layouts": (
         _lazy("assign_layouts", "AssignLayoutsPass"),
         "ltc's whole layout pipeline: coalesce, accelerate-matmul, remove-layout-conversions, "
-        "reduce-data-duplication, canonicalize",
+        "reduce-data-duplication, canonicalize {span-rows=true debug-layouts=false}",
     ),
 }
 

@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding
 from ltc.encodings.dot_operand import DotOperandEncoding
-from ltc.passes.layout_engine import LayoutLog, convert_cost, value_name
+from ltc.passes.layout_engine import LayoutLog, convert_cost
 from ltc.passes.layout_ir import convert_before, layout_of, retype, with_layout
 from ltc.passes.layout_rules import OpKind, backward, forward, kind_of, remat_cost, tensor_operands, tensor_results
 
@@ -139,9 +139,11 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bool:
             mapping[r] = new_r
     replacement = resolve(src)
     if log is not None:
+        # a conversion between equal layouts (cost 0) goes whatever the duplication costs
+        why = f"duplicated cost {cost:g} < conversion {saved:g}" if saved > 0 else "the layouts are equal"
         log.add(
-            f"{value_name(cvt.result)}: conversion removed, {len(need)} value(s) recomputed in "
-            f"{target.to_text()} (duplicated cost {cost:g} < conversion {saved:g})"
+            f"conversion of {log.value(src)} to {log.layout(target)} removed: {len(need)} value(s) "
+            f"recomputed in {log.layout(target)} ({why})"
         )
     cvt.result.replace_all_uses_with(replacement)
     Rewriter.erase_op(cvt)
@@ -219,7 +221,7 @@ def sink_into_branches(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bo
     """Move a conversion of an ``scf.if`` result into its branches when one branch then
     needs no conversion (its yielded value is already, or cheaply, in the target)."""
     src = cvt.src
-    if not isinstance(src, OpResult) or not isinstance(src.op, scf.IfOp) or len(src.uses) != 1:
+    if not isinstance(src, OpResult) or not isinstance(src.op, scf.IfOp) or src.uses.get_length() != 1:
         return False
     if_op = src.op
     target = layout_of(cvt.result)
@@ -236,7 +238,7 @@ def sink_into_branches(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bo
     cvt.result.replace_all_uses_with(src)
     Rewriter.erase_op(cvt)
     if log is not None:
-        log.add(f"{value_name(src)}: conversion moved into the branches of scf.if")
+        log.add(f"{log.value(src)}: conversion to {log.layout(target)} moved into the branches of scf.if")
     for y in yields:
         inner = y.operands[src.index]  # type: ignore[union-attr]
         if isinstance(inner, OpResult) and isinstance(inner.op, ConvertLayoutOp):

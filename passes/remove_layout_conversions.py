@@ -81,8 +81,8 @@ def remove_layout_conversions(ctx: Context, module: ModuleOp, log: LayoutLog | N
         if not func.body.blocks:
             continue
         if log is not None:
-            log.add(f"// layouts of @{func.sym_name.data}")
-        engine = LayoutEngine(func.body.block, log)
+            log.function(func, func.sym_name.data)
+        engine = LayoutEngine(func.body, log)
         engine.propagate()
         engine.rewrite(engine.resolve())
     canonicalize_module(ctx, module)
@@ -112,4 +112,4 @@ class RemoveLayoutConversionsPass(ModulePass):
         log = LayoutLog() if self.debug_layouts else None
         remove_layout_conversions(ctx, op, log)
         if log is not None:
-            sys.stderr.write(log.text())
+            sys.stderr.write(log.text(op))

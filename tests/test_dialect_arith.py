@@ -134,6 +134,9 @@ OP_CASES: list[tuple[str, str | None]] = [
     ("%0 = arith.cmpi uge, %s, %s : i32", None),
     (f"%0 = arith.cmpf ogt, %x, %y : {F32}", None),
     (f"%0 = arith.cmpf oeq, %x, %y fastmath<nnan> : {F32}", None),
+    # MLIR's enum attributes read a keyword or a string; they print the keyword.
+    (f'%0 = arith.cmpi "slt", %a, %b : {T32}', f"%0 = arith.cmpi slt, %a, %b : {T32}"),
+    ('%0 = arith.cmpf "une", %f, %f : f32', "%0 = arith.cmpf une, %f, %f : f32"),
     (f"%0 = arith.select %m, %x, %y : tensor<128xi1, {BLOCKED}>, {F32}", None),
     (f"%0 = arith.select %c, %x, %y : {F32}", None),
     ("%0 = arith.select %c, %s, %s : i32", None),
@@ -224,6 +227,8 @@ class Test_ArithPrint:
     def test_unknown_predicate_is_a_parse_error(self) -> None:
         with pytest.raises(Exception, match=r"expected string or keyword containing one of the following enum values for attribute 'predicate' \[eq, ne, slt"):
             parse(module_text(f"%0 = arith.cmpi foo, %a, %b : {T32}"))
+        with pytest.raises(Exception, match=r"expected string or keyword containing one of the following enum values for attribute 'predicate' \[false, oeq"):
+            parse(module_text('%0 = arith.cmpf "slt", %f, %f : f32'))
 
     def test_builders(self) -> None:
         a = create_ssa_value(TensorType(i32, [4]))

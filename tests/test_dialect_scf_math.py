@@ -9,6 +9,7 @@ ltc's own (xDSL 0.74's has no custom syntax).
 from __future__ import annotations
 
 import pytest
+from xdsl.utils.exceptions import ParseError
 
 from tests import oracle
 from tests.test_dialect_arith import F32, T32, body_lines, ltc_print, module_text, parse, to_triton
@@ -112,3 +113,71 @@ class Test_GpuBarrier:
 
     def test_generic_form_reads_as_the_same_op(self) -> None:
         assert "    gpu.barrier\n" in ltc_print('"gpu.barrier"() : () -> ()')
+
+
+# MLIR reads one result type after ``->`` with or without parentheses (and ``()`` for
+# none); it prints them parenthesised, as ltc does.
+SCF_BARE_RESULT_TYPES = {
+    "if": (
+        f"""%w = scf.if %c -> {F32} {{
+      scf.yield %x : {F32}
+    }} else {{
+      scf.yield %y : {F32}
+    }}""",
+        [f"%w = scf.if %c -> ({F32}) {{", f"scf.yield %x : {F32}", "} else {", f"scf.yield %y : {F32}", "}"],
+    ),
+    "if_empty": (
+        """scf.if %c -> () {
+      %k = arith.addi %s, %s : i32
+    }""",
+        ["scf.if %c {", "%k = arith.addi %s, %s : i32", "}"],
+    ),
+    "for": (
+        f"""%r = scf.for %iv = %s to %s step %s iter_args(%p = %x) -> {F32} : i32 {{
+      scf.yield %p : {F32}
+    }}""",
+        [
+            f"%r = scf.for %iv = %s to %s step %s iter_args(%p = %x) -> ({F32}) : i32 {{",
+            f"scf.yield %p : {F32}",
+            "}",
+        ],
+    ),
+    "for_index": (
+        """%r = scf.for %iv = %i to %i step %i iter_args(%p = %s) -> i32 {
+      scf.yield %p : i32
+    }""",
+        ["%r = scf.for %iv = %i to %i step %i iter_args(%p = %s) -> (i32) {", "scf.yield %p : i32", "}"],
+    ),
+}
+
+
+class Test_ScfBareResultTypes:
+    @pytest.mark.parametrize("name", sorted(SCF_BARE_RESULT_TYPES))
+    def test_prints_parenthesised(self, name: str) -> None:
+        text, printed = SCF_BARE_RESULT_TYPES[name]
+        assert body_lines(ltc_print(text)) == printed
+
+    @oracle.requires_triton
+    @pytest.mark.parametrize("name", sorted(SCF_BARE_RESULT_TYPES))
+    def test_triton_reprints_identically(self, name: str) -> None:
+        text = SCF_BARE_RESULT_TYPES[name][0]
+        assert oracle.triton_reprint(to_triton(ltc_print(text))) == oracle.triton_reprint(to_triton(module_text(text)))
+
+    def test_result_count_must_match_iter_args(self) -> None:
+        text = f"""%r:2 = scf.for %iv = %s to %s step %s iter_args(%p = %x, %q = %s) -> {F32} : i32 {{
+      scf.yield %p, %q : {F32}, i32
+    }}"""
+        with pytest.raises(ParseError, match="mismatch in number of loop-carried values and defined values"):
+            parse(module_text(text))
+
+
+def test_scf_if_gets_its_yield_after_an_unregistered_op() -> None:
+    # MLIR does not take an unregistered op for a terminator: the implicit scf.yield follows it
+    import io as _io
+
+    from ltc.tools import opt as _opt
+
+    text = 'tt.func @f(%c: i1, %x: i32) {\n  scf.if %c {\n    "user"(%x) : (i32) -> ()\n  }\n  tt.return\n}\n'
+    out, err = _io.StringIO(), _io.StringIO()
+    assert _opt.run(["-", "--allow-unregistered-dialect", "--print-op-generic"], _io.StringIO(text), out, err) == 0, err.getvalue()
+    assert '"user"' in out.getvalue() and '"scf.yield"() : () -> ()' in out.getvalue()

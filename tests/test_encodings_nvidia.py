@@ -1,7 +1,7 @@
 """NVIDIA-side distributed encodings: ``#ttg.nvidia_mma`` (v2, v3),
 ``#ttg.dot_op``, ``#ttg.slice`` and ``#ttg.linear``.
 
-Hand-checked bases (Triton's own unit tests, research/triton.md §4 items 3-6),
+Hand-checked bases (from Triton's own unit tests, LinearLayoutConversionsTest),
 parameter errors Triton reports, and seeded differential tests against
 Triton 3.9.0 (layout bases and printed text) over random valid cases.
 """
@@ -218,6 +218,20 @@ def test_linear_from_layout():
 def test_invalid_parameters(text, message):
     with pytest.raises(AttrTextError, match=message):
         parse_encoding(text)
+
+
+def test_mma_reads_like_triton():
+    """Triton 3.9 ignores keys it does not know (the old CTAsPerCGA/
+    CTASplitNum/CTAOrder included) and defaults both versions to 0."""
+    enc = parse_encoding(
+        "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], CTAsPerCGA = [1, 1], "
+        "CTASplitNum = [1, 1], CTAOrder = [1, 0], instrShape = [16, 256, 32]}>"
+    )
+    assert enc.to_text() == (
+        "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 32]}>"
+    )
+    with pytest.raises(AttrTextError, match=r"versionMajor must be 2 \(Ampere\) or 3 \(Hopper\), got 0"):
+        parse_encoding("#ttg.nvidia_mma<{versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 32]}>")
 
 
 def test_encoding_error_names_field():

@@ -2,7 +2,7 @@
 ``#ttg.padded_shared``, ``#ttg.shared_linear``, ``#ttg.partitioned_shared``
 and ``#ttg.amd_rotating_shared``.
 
-Hand-checked bases (Triton's unit tests, research/triton.md §4 items 7 and 8,
+Hand-checked bases (Triton's unit tests,
 and small cases worked out by hand), Triton's printed text, the parameter and
 shape errors, and seeded differential tests against Triton 3.9.0: the
 generators of ``tests/layout_cases.py`` (valid cases, checked in process) and
@@ -74,7 +74,7 @@ def ours_as_dict(text: str, shape) -> dict[str, list[list[int]]]:
 
 
 def test_swizzled_triton_unit_test():
-    # research/triton.md §4 item 7: 32x32, vec 1, perPhase 1, maxPhase 4.
+    # Triton's swizzled-shared unit test: 32x32, vec 1, perPhase 1, maxPhase 4.
     assert offsets(swizzled_text(1, 1, 4, [1, 0]), [32, 32]) == [
         [0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 1], [2, 2], [4, 0], [8, 0], [16, 0]
     ]
@@ -106,7 +106,7 @@ def test_swizzled_multi_cta():
 
 
 def test_nvmma_triton_unit_tests():
-    # research/triton.md §4 item 8: 128B swizzle, 8x64, fp16 then fp32.
+    # Triton's NVMMA-shared unit test: 128B swizzle, 8x64, fp16 then fp32.
     assert offsets(nvmma_text(128, 16), [8, 64]) == [
         [0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]
     ]
@@ -154,6 +154,29 @@ def test_padded_with_block_bases():
     ll = to_linear_layout(text, [4, 4])
     assert [list(b) for b in ll.bases["block"]] == [[2, 0]]
     assert parse_encoding(text).to_text() == text
+
+
+def test_padded_block_bases_may_repeat_offsets():
+    """Triton 3.9 accepts block bases that repeat offset bases (the attribute
+    verifier does not ask for a bijection) but aborts on a descriptor that
+    uses such a layout; ltc accepts the text and refuses the layout."""
+    text = "#ttg.padded_shared<[2:+1] {offset = [[1, 0], [0, 1]], block = [[1, 0], [2, 0]]}>"
+    enc = parse_encoding(text)
+    assert isinstance(enc, PaddedSharedEncoding) and enc.to_text() == text
+    assert not enc.factors_into_cta_cga()
+    with pytest.raises(EncodingError, match="^layout must factor into CTA and CGA layouts$"):
+        enc.to_linear_layout([4, 2])
+    # zero (broadcast) block bases are fine
+    assert parse_encoding(
+        "#ttg.padded_shared<[2:+1] {offset = [[1, 0], [0, 1]], block = [[0, 0], [0, 0]]}>"
+    ).factors_into_cta_cga()
+
+
+def test_padded_bases_form_ignores_other_keys():
+    """Triton 3.9 reads only ``offset`` and ``block`` in the bases form and
+    parses the attribute despite other keys (it prints them away)."""
+    enc = parse_encoding("#ttg.padded_shared<[2:+1, 4:+2] {offset = [[1, 0], [2, 0]], block = [], order = [0, 1]}>")
+    assert enc.to_text() == "#ttg.padded_shared<[2:+1, 4:+2] {order = [0, 1], shape = [4, 1]}>"
 
 
 def test_shared_linear():
@@ -260,7 +283,10 @@ def test_partitioned_prints_nested_alias():
         ("#ttg.padded_shared<[32:+3] {order = [1, 0], shape = [4, 4]}>", "padding values"),
         ("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [3, 4]}>", "power of 2"),
         ("#ttg.padded_shared<[32:+4] {order = [1, 0]}>", "missing field 'shape'"),
-        ("#ttg.padded_shared<[32:+4] {offset = [[0, 1], [1, 0]]}>", "missing field 'block'"),
+        ("#ttg.padded_shared<[32:+4] {offset = [[0, 1], [1, 0]]}>", "^Expected basis of 'block' not found$"),
+        ("#ttg.padded_shared<[32:+4] {block = [[0, 1]]}>", "^Expected basis of 'offset' not found$"),
+        ("#ttg.padded_shared<[32:+4] {order = [1, 0], register = [[0, 1]]}>", '^Unexpected attribute "register" found$'),
+        ("#ttg.padded_shared<[32:+4] {unknown = 5}>", '^Unexpected attribute "unknown" found$'),
         ("#ttg.padded_shared<[32:+4] {offset = [[0, 1], [0, 0]], block = []}>", "Broadcasting"),
         ("#ttg.padded_shared<[32:+4] {offset = [[0, 1], [1, 1]], block = []}>", "at most one dimension"),
         ("#ttg.padded_shared<[32:+4] {offset = [[0, 1], [0, 3]], block = []}>", "power of two"),

@@ -222,7 +222,9 @@ def test_pipelined_matmul_with_tma_issues_every_prefetch() -> None:
 
 
 def module(body: str):
-    return P.parse_module(body, "<test>")
+    # Not verified: these cases use small shapes such as 2x3 that Triton's verifier
+    # refuses (element counts must be powers of two); they check the interpreter's values.
+    return P.parse_module(body, "<test>", verify=False)
 
 
 def call(text: str, args: Args, func: str = "f", **kw) -> list[np.ndarray]:

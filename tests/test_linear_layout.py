@@ -4,7 +4,7 @@ A layout L maps input index bits to output index bits linearly over F2:
 ``L(x) = XOR of bases[d][i] over the set bits i of x[d]``.  Every expected value
 below is worked out by hand from that rule (the arithmetic is in the comments),
 or is a fact from Triton's own unit tests (``unittest/Tools/LinearLayoutTest.cpp``,
-see ``research/triton.md`` §4 item 10).  Differential tests against Triton's
+as in Triton's LinearLayout unit tests).  Differential tests against Triton's
 binding live in ``test_linear_layout_oracle.py``.
 """
 
@@ -162,7 +162,7 @@ def test_constructor_rejects_duplicate_dims() -> None:
 
 # ------------------------------------------------------------------ product
 def test_product_triton_example() -> None:
-    # research/triton.md: id(4,i,o1) * id(8,i,o2)
+    # id(4,i,o1) * id(8,i,o2)
     lay = LL.identity_1d(4, "i", "o1") * LL.identity_1d(8, "i", "o2")
     assert lay.bases == {"i": [(1, 0), (2, 0), (0, 1), (0, 2), (0, 4)]}
     assert lay.out_dims == {"o1": 4, "o2": 8}

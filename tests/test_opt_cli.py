@@ -56,17 +56,17 @@ BAD_INPUTS: dict[str, Bad] = {
     "missing_close_brace.ttir": Bad(8, 4, "unexpected end of input: expected an operation or '}'"),
     "extra_close_brace.ttir": Bad(10, 1, "unbalanced '}': no region is open here"),
     "string_unterminated.ttgir": Bad(2, 97, "'}' expected"),
-    "trailing_garbage.ttir": Bad(7, 1, "unknown operation 'error'"),
+    "trailing_garbage.ttir": Bad(7, 1, "custom op 'error' is unknown"),
     "invalid_utf8.ttir": Bad(1, 53, "input is not valid UTF-8"),
     "binary_not_text.ttgir": Bad(1, 19, "input is not valid UTF-8"),
-    "missing_type.ttir": Bad(4, 27, "Expected ':'"),
-    "tensor_missing_element_type.ttir": Bad(3, 67, "Expected 'x' in shape delimiter"),
-    "element_type_unknown.ttir": Bad(4, 60, "Expected shape type"),
+    "missing_type.ttir": Bad(4, 27, "expected ':'"),
+    "tensor_missing_element_type.ttir": Bad(3, 67, "expected 'x' in shape delimiter"),
+    "element_type_unknown.ttir": Bad(4, 60, "expected shape type"),
     # ---- aliases and locations
-    "alias_missing_equals.ttgir": Bad(2, 10, "Expected '='"),
+    "alias_missing_equals.ttgir": Bad(2, 10, "expected '='"),
     "alias_undefined.ttgir": Bad(6, 84, "undefined symbol alias '#blocked1'"),
     "alias_unterminated.ttgir": Bad(2, 24, "'<' is never closed in layout attribute"),
-    "loc_syntax.ttir": Bad(4, 53, "Expected integer literal"),
+    "loc_syntax.ttir": Bad(4, 53, "expected integer literal"),
     "loc_undefined_alias.ttir": Bad(5, 38, "undefined symbol alias '#loc7'"),
     # ---- SSA values
     "ssa_undefined.ttir": Bad(5, 34, "use of undefined value '%mask'"),
@@ -74,13 +74,13 @@ BAD_INPUTS: dict[str, Bad] = {
     "split_second_chunk.mlir": Bad(13, 25, "use of undefined value '%undefined'", flags=SPLIT),
     "ssa_redefined.ttir": Bad(5, 5, "SSA value %0 is already defined"),
     "func_arg_redefined.ttir": Bad(3, 44, "SSA value %x is already defined"),
-    "ssa_type_mismatch.ttir": Bad(4, 27, "operand is used with type i64, but has been previously used or defined with type i32"),
+    "ssa_type_mismatch.ttir": Bad(4, 27, "use of value '%n' expects different type than prior uses: 'i64' vs 'i32'"),
     "use_before_def.ttir": Bad(4, 12, "'arith.addi' op operand #1 does not dominate this use"),
     "result_count.ttir": Bad(4, 5, "Operation has 1 results, but was given 2 to bind"),
     # ---- unknown ops and types
-    "op_unknown_tt.ttir": Bad(5, 10, "unknown operation 'tt.foo' in dialect 'tt'"),
-    "op_unknown_dialect.ttir": Bad(4, 10, "unknown operation 'mydialect.scale' (dialect 'mydialect' is not registered"),
-    "op_unregistered_generic.ttir": Bad(4, 10, "unknown operation 'mydialect.scale' (dialect 'mydialect' is not registered"),
+    "op_unknown_tt.ttir": Bad(5, 10, "custom op 'tt.foo' is unknown"),
+    "op_unknown_dialect.ttir": Bad(4, 10, "custom op 'mydialect.scale' is unknown (dialect 'mydialect' is not registered"),
+    "op_unregistered_generic.ttir": Bad(4, 10, "custom op 'mydialect.scale' is unknown (dialect 'mydialect' is not registered"),
     "type_unknown_in_tt.ttir": Bad(3, 34, "unknown type '!tt.pointer'"),
     "ptr_empty.ttir": Bad(3, 42, "type expected"),
     "memdesc_bad.ttgir": Bad(7, 106, "'>' expected"),
@@ -115,12 +115,12 @@ BAD_INPUTS: dict[str, Bad] = {
         gap="tt.store rejects Triton's generic form (boundaryCheck, cache, evict properties)",
     ),
     "addptr_not_pointer.ttir": Bad(5, 10, "'tt.addptr' op ptr must be a pointer or a tensor of pointers"),
-    "dot_shape_mismatch.ttir": Bad(5, 10, "'tt.dot' op the K dims of a (64) and b (32) must be equal"),
+    "dot_shape_mismatch.ttir": Bad(5, 10, "'tt.dot' op expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand (K of a is 64, of b 32)"),
     "broadcast_shape.ttir": Bad(4, 10, "'tt.broadcast' op Different dimensions at index 1 between source and result"),
-    "trans_order.ttgir": Bad(6, 10, "'tt.trans' op order must be a permutation of [0, ..., rank - 1]"),
+    "trans_order.ttgir": Bad(6, 10, "'tt.trans' op order must be a permutation of 0..n-1"),
     "convert_layout_shape.ttgir": Bad(6, 10, "'ttg.convert_layout' op requires the same shape for all operands and results"),
-    "program_id_axis.ttir": Bad(4, 30, "Expected `x`, `y`, or `z`"),
-    "reduce_axis.ttir": Bad(4, 10, "'tt.reduce' op reduction axis 1 is out of range for rank 1"),
+    "program_id_axis.ttir": Bad(4, 30, "expected `x`, `y`, or `z`"),
+    "reduce_axis.ttir": Bad(4, 10, "'tt.reduce' op axis out of bounds for operand rank 1"),
     "reduce_no_terminator.ttir": Bad(4, 10, "'tt.reduce' op combine region must end with its return op"),
     "return_mismatch.ttir": Bad(4, 5, "'tt.return' op has 1 operands, but enclosing function (@kernel) returns 0"),
     "call_undefined.ttir": Bad(4, 10, "'tt.call' op 'helper' does not reference a valid function"),
@@ -339,7 +339,7 @@ class Test_Driver:
         assert (status, stderr) == (0, "")
         assert stdout.startswith("usage: ltc-opt")
         for name in registry.PASS_REGISTRY:
-            assert re.search(rf"^  --{re.escape(name)} +\S", stdout, re.MULTILINE), name
+            assert re.search(rf"^  --{re.escape(name)}\n      \S", stdout, re.MULTILINE), name
         assert "-split-input-file" in stdout
 
     @pytest.mark.parametrize(
@@ -379,25 +379,84 @@ class Test_Driver:
         assert status == 1
         assert stderr.startswith(f"{path}:14:5: error: SSA value %0 is already defined")
 
-    def test_verify_diagnostics_prints_the_diagnostic_and_goes_on(self) -> None:
+    def test_split_input_file_prints_every_chunk_and_fails_at_the_end(self, tmp_path: Path) -> None:
+        # MLIR's semantics: the failing chunk reports and prints nothing, the others print,
+        # the run exits 1; -o is not written.
         path = CORPUS / "split_second_chunk.mlir"
-        status, stdout, stderr = run_opt(str(path), "-split-input-file", "--verify-diagnostics")
-        assert (status, stderr) == (0, "")
-        assert stdout == (
-            f"{GOOD_CHUNK}// -----\n"
+        text = path.read_text() + f"\n// -----\n{GOOD_CHUNK}"
+        path = write(tmp_path, "three.mlir", text)
+        status, stdout, stderr = run_opt(str(path), "-split-input-file")
+        assert status == 1
+        assert stdout == f"{GOOD_CHUNK}// -----\n// -----\n{GOOD_CHUNK}"
+        assert stderr == (
             f"{path}:13:25: error: use of undefined value '%undefined'\n"
             "    %0 = arith.addi %a, %undefined : i32\n"
             "                        ^\n"
         )
+        out_path = tmp_path / "out.mlir"
+        status, stdout, _ = run_opt(str(path), "-split-input-file", "-o", str(out_path))
+        assert (status, stdout) == (1, "")
+        assert not out_path.exists()
+
+    @pytest.mark.parametrize(
+        "annotation",
+        [
+            "// expected-error @+2 {{use of undefined value '%undefined'}}",
+            "// expected-error@+2 {{undefined value}}",
+            "// expected-error @below {{undefined value}}",
+            "// expected-error-re @+2 {{use of {{[a-z]+}} value '%{{.*}}'}}",
+        ],
+    )
+    def test_verify_diagnostics_expected_error_met(self, annotation: str, tmp_path: Path) -> None:
+        text = CORPUS.joinpath("split_second_chunk.mlir").read_text()
+        text = text.replace("  tt.func public @bad", f"{annotation}\n  tt.func public @bad")
+        if "@below" in annotation:  # @below: the next line that is not an annotation
+            text = text.replace("  tt.func public @bad(%a: i32) attributes {noinline = false} {\n", "")
+            text = text.replace(f"{annotation}\n", f"  tt.func public @bad(%a: i32) attributes {{noinline = false}} {{\n{annotation}\n")
+        path = write(tmp_path, "cases.mlir", text)
+        status, stdout, stderr = run_opt(str(path), "-split-input-file", "--verify-diagnostics")
+        assert (status, stderr) == (0, "")
+        assert stdout == f"{GOOD_CHUNK}// -----\n"
+
+    def test_verify_diagnostics_above_and_same_line(self, tmp_path: Path) -> None:
+        text = CORPUS.joinpath("split_second_chunk.mlir").read_text()
+        same = text.replace("%undefined : i32\n", "%undefined : i32 // expected-error {{undefined}}\n")
+        above = text.replace("%undefined : i32\n", "%undefined : i32\n    // expected-error @above {{undefined}}\n")
+        minus = text.rstrip("\n") + "\n// expected-error @-4 {{undefined}}\n"
+        for case in (same, above, minus):
+            path = write(tmp_path, "cases.mlir", case)
+            status, _, stderr = run_opt(str(path), "-split-input-file", "--verify-diagnostics")
+            assert (status, stderr) == (0, ""), case
+
+    def test_verify_diagnostics_reports_unexpected_and_missing(self, tmp_path: Path) -> None:
+        text = CORPUS.joinpath("split_second_chunk.mlir").read_text()
+        path = write(tmp_path, "cases.mlir", text)
+        status, _, stderr = run_opt(str(path), "-split-input-file", "--verify-diagnostics")
+        assert status == 1
+        assert stderr.splitlines()[0] == f"{path}:13:25: error: unexpected error: use of undefined value '%undefined'"
+        wrong = text.replace("    %0 = arith.addi %a, %undefined", "    // expected-error @+1 {{some other message}}\n    %0 = arith.addi %a, %undefined")
+        path = write(tmp_path, "cases.mlir", wrong)
+        status, _, stderr = run_opt(str(path), "-split-input-file", "--verify-diagnostics")
+        lines = [ln for ln in stderr.splitlines() if ": error: " in ln]
+        assert status == 1
+        assert lines == [
+            f"{path}:13:8: error: expected error \"some other message\" was not produced",
+            f"{path}:14:25: error: unexpected error: use of undefined value '%undefined'",
+        ]
+        # an expectation in a chunk that is fine is not met either
+        good = write(tmp_path, "good.mlir", f"// expected-error @+1 {{{{boom}}}}\n{GOOD_CHUNK}")
+        status, _, stderr = run_opt(str(good), "--verify-diagnostics")
+        assert status == 1
+        assert stderr.splitlines()[0] == f"{good}:1:4: error: expected error \"boom\" was not produced"
 
     def test_verify_diagnostics_for_a_verifier_error(self, tmp_path: Path) -> None:
-        text = f"{CORPUS.joinpath('make_range_empty.ttir').read_text()}// -----\n{GOOD_CHUNK}"
-        path = write(tmp_path, "cases.mlir", text)
-        status, stdout, _ = run_opt(str(path), "--split-input-file", "--verify-diagnostics")
-        assert status == 0
-        first, second = stdout.split("// -----\n")
-        assert first.startswith(f"{path}:4:10: error: 'tt.make_range' op start must be less than end\n")
-        assert second == GOOD_CHUNK
+        body = CORPUS.joinpath("make_range_empty.ttir").read_text()
+        lines = body.splitlines(keepends=True)
+        lines.insert(3, "// expected-error @+1 {{'tt.make_range' op start must be less than end}}\n")
+        path = write(tmp_path, "cases.mlir", "".join(lines) + f"// -----\n{GOOD_CHUNK}")
+        status, stdout, stderr = run_opt(str(path), "--split-input-file", "--verify-diagnostics")
+        assert (status, stderr) == (0, "")
+        assert stdout == f"// -----\n{GOOD_CHUNK}"
 
     @pytest.mark.parametrize(
         "argv",
@@ -497,7 +556,7 @@ class Test_Driver:
         status, _, stderr = run_opt("--allow-unregistered-dialect", stdin=text)
         assert status == 1
         assert stderr.startswith(
-            "<stdin>:4:10: error: unknown operation 'mydialect.scale': an unregistered op must be written in generic form"
+            "<stdin>:4:10: error: custom op 'mydialect.scale' is unknown: an unregistered op must be written in generic form"
         )
 
 

@@ -1,7 +1,9 @@
 """The reader's speed-ups change nothing but speed.
 
 ``TritonParser`` memoises types, attributes and locations by their source text, lexes
-with ``FastMLIRLexer`` and short-cuts a few token primitives. Each is checked against
+with ``FastMLIRLexer``, short-cuts a few token primitives, and parses ops with a
+declarative format through ``fast_parse`` (memoised constraint checks, direct op
+construction, memoised derived types). Each is checked against
 plain xDSL: the same tokens as ``MLIRLexer``; the same IR as ``xdsl.parser.Parser``
 (printed in generic form with locations, and structurally equal) on every example
 kernel, a generated module and the bad-input corpus; the same error, at the same
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -26,7 +29,14 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from ltc.dialects.context import triton_context
 from ltc.dialects.fast_lexer import FastMLIRLexer
-from ltc.dialects.reader import SourceError, TritonParser, hoist_location_aliases, parse_module_text
+from ltc.dialects.reader import (
+    _ATTRIBUTE_TEXT,
+    _TYPE_TEXT,
+    SourceError,
+    TritonParser,
+    hoist_location_aliases,
+    parse_module_text,
+)
 from ltc.dialects.text_spans import location_span_end, symbol_span_end
 from tests.generated_ir import generate_ttgir
 
@@ -58,6 +68,7 @@ class _UnmemoisedTritonParser(TritonParser):
     def __init__(self, ctx: Context, text: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, text, name)
         self._parser_state = ParserState(MLIRLexer(Input(text, name)))
+        self.derived_types = None
 
     parse_optional_type = Parser.parse_optional_type
     parse_optional_attribute = Parser.parse_optional_attribute
@@ -67,10 +78,18 @@ class _UnmemoisedTritonParser(TritonParser):
     parse_optional_punctuation = Parser.parse_optional_punctuation
     parse_punctuation = Parser.parse_punctuation
     parse_optional_characters = Parser.parse_optional_characters
+    parse_type = Parser.parse_type
+    parse_attribute = Parser.parse_attribute
+    parse_optional_unresolved_operand = Parser.parse_optional_unresolved_operand
+    parse_unresolved_operand = Parser.parse_unresolved_operand
+    _parse_op_result_list = Parser._parse_op_result_list
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         self._registered_ops.clear()
         return super()._get_op_by_name(name)
+
+    def _parse_custom_operation(self, op_type: type[Operation]) -> Operation:
+        return op_type.parse(self)  # xDSL's FormatProgram.parse, not fast_parse
 
 
 def _tokens(lexer_class: type[MLIRLexer], text: str) -> list[tuple]:
@@ -257,7 +276,7 @@ class Test_errors_inside_memoised_text:
         text = _HEAD + _good("a") + bad + _TAIL
         with pytest.raises(SourceError) as info:
             parse_module_text(triton_context(), text)
-        assert (info.value.offset, info.value.message) == (text.index("j32"), "Expected shape type.")
+        assert (info.value.offset, info.value.message) == (text.index("j32"), "expected shape type.")
         raw = _outcome(TritonParser, text)
         assert raw[0] == "error" and raw == _outcome(Parser, text)
 
@@ -281,3 +300,82 @@ class Test_errors_inside_memoised_text:
         with pytest.raises(SourceError) as info:
             parse_module_text(triton_context(), text)
         assert (info.value.offset, info.value.message) == (offset, message)
+
+
+class Test_symbol_regexes:
+    """``_TYPE_TEXT`` / ``_ATTRIBUTE_TEXT`` end where ``symbol_span_end`` does, or do not match."""
+
+    _CASES = (("type", _TYPE_TEXT, "<"), ("attribute", _ATTRIBUTE_TEXT, "<:("))
+
+    @pytest.mark.parametrize(("what", "regex", "stop"), _CASES, ids=[c[0] for c in _CASES])
+    def test_random_texts(self, what: str, regex: re.Pattern[str], stop: str) -> None:
+        pieces = list('ab!#_$.-09<>"(): ,\n') + ["->", "tensor", "!tt.ptr", "#blocked", " <", "x", "i32", "{", "}"]
+        rng = random.Random(99)
+        matched = 0
+        for _ in range(20000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+            m = regex.match(text)
+            if m is not None:
+                matched += 1
+                assert m.end() == symbol_span_end(text, 0, stop_chars=stop), repr(text)
+        assert matched > 1000
+
+    @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+    def test_examples(self, path: Path) -> None:
+        # Every type/attribute the examples write is taken by the regex, at the scan's end.
+        text = path.read_text()
+        scanned = regexed = 0
+        for m in re.finditer(r"[!#]?[a-zA-Z_][\w$.]*<", text):
+            end = symbol_span_end(text, m.start())
+            if end is None:
+                continue
+            scanned += 1
+            found = _TYPE_TEXT.match(text, m.start())
+            if found is not None:
+                regexed += 1
+                assert found.end() == end
+        assert scanned > 0 and regexed == scanned
+
+
+class Test_fast_parse:
+    """Ops with a declarative format (memoised constraint checks, direct construction)
+    and derived types: the IR and the errors of xDSL's ``FormatProgram.parse``."""
+
+    @pytest.mark.parametrize(
+        "line",
+        [
+            "%b = arith.addf %n, %n : i32",  # addf's operand constraint, checked at parse time
+            "%b = arith.addi %n, %n : f32",  # a use of %n with another type
+            "%b = arith.addi %n, %n : i32\n    %c = arith.addi %b, %b : i64",
+            "%b = arith.addi %n : i32",
+            "%b = tt.addptr %p, %n : !tt.ptr<f32>, i64",
+            "%b = arith.extf %n : i32 to f32",
+            "%b = arith.truncf %x fastmath<fast> : f32 to f16",
+            "%b = arith.addi %n, %n {foo = 1 : i32} : i32",
+            "%b = arith.addi %n, %n overflow<nsw> : i32",
+            "%b = tt.load %p, %n : !tt.ptr<f32>",
+        ],
+    )
+    def test_same_outcome_after_memoised_ops(self, line: str) -> None:
+        # Each follows ops that memoised the same op kinds with other types.
+        before = (
+            "    %x = arith.constant 1.0 : f32\n"
+            "    %y = arith.addf %x, %x : f32\n"
+            "    %z = arith.addi %n, %n : i32\n"
+            "    %q = tt.addptr %p, %n : !tt.ptr<f32>, i32\n"
+            "    %h = arith.truncf %x : f32 to f16\n"
+            "    %v = tt.load %q : !tt.ptr<f32>\n"
+        )
+        text = _HEAD + before + "    " + line + "\n" + _TAIL
+        assert _outcome(TritonParser, text) == _outcome(_UnmemoisedTritonParser, text)
+
+    def test_memo_is_used(self) -> None:
+        # One constraint check per (op, types): the generated module repeats a few shapes.
+        parser = TritonParser(triton_context(), hoist_location_aliases(generate_ttgir(300))[0])
+        parser.parse_module()
+        assert 0 < len(parser._format_memo) <= 20
+
+    def test_derived_types_are_shared(self) -> None:
+        text = generate_ttgir(60)
+        ops = [op for op in parse_module_text(triton_context(), text).module.walk() if op.name == "tt.load"]
+        assert len(ops) > 3 and len({id(op.results[0].type) for op in ops}) == 1

@@ -118,3 +118,79 @@ def test_multiple_results_print_as_a_group() -> None:
     out = io.StringIO()
     print_module(parse_module_text(triton_context(allow_unregistered=True), text).module, out)
     assert out.getvalue() == text
+
+
+# --------------------------------------------------------------------- file trailers
+_RESOURCE_MODULE = (
+    "module {{\n  tt.func @f() {{\n"
+    "    %0 = arith.constant dense_resource<{key}> : tensor<2xi32>\n"
+    "    tt.return\n  }}\n}}\n"
+)
+_BLOB = "0x040000000100000002000000"  # alignment 4, then the i32 values 1 and 2
+_TRAILER = '\n{{-#\n  dialect_resources: {{\n    builtin: {{\n      {key}: "{blob}"\n    }}\n  }}\n#-}}\n'
+
+
+def _printed_with_resources(text: str) -> str:
+    parsed = parse_module_text(triton_context(), text)
+    out = io.StringIO()
+    print_module(parsed.module, out, resources=parsed.resources)
+    return out.getvalue()
+
+
+def test_dialect_resources_are_kept_per_input() -> None:
+    text = _RESOURCE_MODULE.format(key="blob1") + _TRAILER.format(key="blob1", blob=_BLOB)
+    # xDSL keeps blobs in the (process-wide) dialect and renamed the handle to blob1_0
+    # the second time the same input was read.
+    assert _printed_with_resources(text) == text
+    assert _printed_with_resources(text) == text
+    assert parse_module_text(triton_context(), text).resources == {"builtin": {"blob1": _BLOB}}
+    # Without the blobs the handle prints alone, as MLIR prints a resource it lacks.
+    assert _printed(text) == _RESOURCE_MODULE.format(key="blob1")
+
+
+@oracle.requires_triton
+def test_dialect_resources_print_as_triton_reads_them() -> None:
+    # Triton's blobs are context-wide (a key read twice is renamed): each read gets its own key.
+    key = f"blob_ltc_{id(object())}"
+    text = _RESOURCE_MODULE.format(key=key) + _TRAILER.format(key=key, blob=_BLOB)
+    original = oracle.triton_reprint(text.replace(key, key + "x")).replace(key + "x", key)
+    assert key in original
+    assert oracle.triton_reprint(_printed_with_resources(text)) == original
+
+
+def test_external_resources_are_read_and_ignored() -> None:
+    text = (
+        "module {\n}\n\n{-#\n  external_resources: {\n    mlir_reproducer: {\n"
+        '      pipeline: "builtin.module(canonicalize)",\n      disable_threading: false,\n'
+        "      verify_each: true,\n      level: 3\n    }\n  }\n#-}\n"
+    )
+    assert _printed(text) == "module {\n}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line_col", "message"),
+    [
+        ("module {\n}\n{-#\n  external_resources: { a: { b: [3] } }\n#-}\n", (4, 33), "expected a resource value"),
+        ('module {\n}\n{-#\n  dialect_resources: { builtin: { k: "12" } }\n#-}\n', (4, 38), "expected hex string blob for key 'k'"),
+        ("module {\n}\n{-#\n  other_resources: {}\n#-}\n", (4, 3), "unknown key 'other_resources' in file metadata dictionary"),
+        ("module {\n}\n{-#\n  external_resources: {\n", (4, 24), "unexpected end of input"),
+    ],
+)
+def test_bad_file_metadata_is_a_source_error(text: str, line_col: tuple[int, int], message: str) -> None:
+    with pytest.raises(SourceError) as info:
+        parse_module_text(triton_context(), text)
+    assert message in info.value.message
+    assert SourceFile("t", text).line_col(info.value.offset) == line_col
+
+
+def test_a_file_of_aliases_only_is_an_empty_module() -> None:
+    text = f"#blocked = {blocked(1)}\n!memdesc = !ttg.memdesc<4xf32, #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}}>, #ttg.shared_memory>\n"
+    assert _printed(text) == "module {\n}\n"
+
+
+def test_a_use_with_another_type_is_reported_as_mlir_does() -> None:
+    text = "module {\n  tt.func @f(%a: i32) {\n    %0 = arith.addi %a, %a : i64\n    tt.return\n  }\n}\n"
+    with pytest.raises(SourceError) as info:
+        parse_module_text(triton_context(), text)
+    assert info.value.message == "use of value '%a' expects different type than prior uses: 'i64' vs 'i32'"
+    assert SourceFile("t", text).line_col(info.value.offset) == (3, 21)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import faulthandler
 import hashlib
 import json
 import os
@@ -398,6 +399,9 @@ def _verify_in_child(text: str) -> str | None:
         if pid == 0:  # the child: never returns, never runs atexit handlers
             status = 1
             try:
+                # a faulthandler (pytest enables one) writes to its own copy of the parent's
+                # stderr, not to fd 2: off, so that an abort's last words reach only ``err``
+                faulthandler.disable()
                 os.close(read_fd)
                 os.dup2(err.fileno(), 2)
                 with _scratch_file(text) as path:

@@ -8,7 +8,7 @@
   ``tt.assert``, grid-dependency ops.
 * ``elementwise``: casts, ``tt.fp_to_fp``, ``tt.clampf``, precise/approximate
   division and square root, ``tt.mulhiui``, extern and inline-asm elementwise ops.
-* ``compute``: ``tt.make_range``, ``tt.histogram``, ``tt.dot``, ``tt.reduce``,
+* ``compute``: ``tt.make_range``, ``tt.histogram``, ``tt.dot``, ``tt.dot_scaled``, ``tt.reduce``,
   ``tt.scan``, ``tt.map_elementwise``.
 * ``memory``: ``tt.addptr``, ``tt.load``, ``tt.store``, the atomics.
 * ``shape``: splat, unsplat, expand_dims, broadcast, reshape, trans, join, cat,
@@ -62,6 +62,8 @@ from ltc.dialects.tt.attrs import (
     CachePolicyAttr,
     DescriptorReduceKind,
     DescriptorReduceKindAttr,
+    ScaleDotElemType,
+    ScaleDotElemTypeAttr,
 )
 from ltc.dialects.tt.control import (
     FuncOpCallableInterface,
@@ -93,6 +95,7 @@ from ltc.dialects.tt.compute import (
     MakeRangeOp,
     HistogramOp,
     DotOp,
+    DotScaledOp,
     ReduceOp,
     ReduceReturnOp,
     ScanOp,
@@ -158,6 +161,7 @@ __all__ = [
     "DescriptorScatterOp",
     "DescriptorStoreOp",
     "DotOp",
+    "DotScaledOp",
     "ElementwiseInlineAsmOp",
     "EvictionPolicy",
     "ExpandDimsOp",
@@ -202,6 +206,8 @@ __all__ = [
     "ReturnOp",
     "RoundingMode",
     "RoundingModeAttr",
+    "ScaleDotElemType",
+    "ScaleDotElemTypeAttr",
     "ScanOp",
     "ScanReturnOp",
     "SplatOp",
@@ -263,6 +269,7 @@ TT = Dialect(
         GatherOp,
         HistogramOp,
         DotOp,
+        DotScaledOp,
         ReduceOp,
         ReduceReturnOp,
         ScanOp,
@@ -296,5 +303,6 @@ TT = Dialect(
         MemSyncScopeAttr,
         CachePolicyAttr,
         DescriptorReduceKindAttr,
+        ScaleDotElemTypeAttr,
     ],
 )

@@ -40,6 +40,8 @@ __all__ = [
     "RMWOpAttr",
     "RoundingMode",
     "RoundingModeAttr",
+    "ScaleDotElemType",
+    "ScaleDotElemTypeAttr",
 ]
 
 
@@ -125,6 +127,18 @@ class DescriptorReduceKind(StrEnum):
     XOR = "xor"
 
 
+class ScaleDotElemType(StrEnum):
+    """The element format of a ``tt.dot_scaled`` operand (``e2m1`` packs two per i8)."""
+
+    E4M3 = "e4m3"
+    E5M2 = "e5m2"
+    E2M3 = "e2m3"
+    E3M2 = "e3m2"
+    E2M1 = "e2m1"
+    BF16 = "bf16"
+    FP16 = "fp16"
+
+
 @irdl_attr_definition
 class ProgramIDDimAttr(EnumAttribute[ProgramIDDim], SpacedOpaqueSyntaxAttribute):
     """The grid axis of ``tt.get_program_id`` / ``tt.get_num_programs``: ``x``, ``y``, ``z``."""
@@ -179,6 +193,13 @@ class DescriptorReduceKindAttr(EnumAttribute[DescriptorReduceKind], SpacedOpaque
     """The reduction of ``tt.descriptor_reduce``: ``add``, ``min``, ``max``, ``inc``, ``dec``, ``and``, ``or``, ``xor``."""
 
     name = "tt.descriptor_reduce_kind"
+
+
+@irdl_attr_definition
+class ScaleDotElemTypeAttr(EnumAttribute[ScaleDotElemType], SpacedOpaqueSyntaxAttribute):
+    """An operand format of ``tt.dot_scaled``: ``e4m3``, ``e5m2``, ``e2m3``, ``e3m2``, ``e2m1``, ``bf16``, ``fp16``."""
+
+    name = "tt.scale_dot_elem_type"
 
 
 # ---------------------------------------------------------------------------

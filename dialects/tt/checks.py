@@ -11,16 +11,74 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
-from ltc.dialects.tt.types import encoding_of, shape_of, type_text
-from ltc.dialects.ttg_attrs import DistributedLayoutAttr
+from ltc.dialects.ods_checks import is_signless_int, is_tt_float
+from ltc.dialects.tt.types import PtrType, encoding_of, shape_of, type_text
+from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr
+from ltc.encodings import EncodingError
 from ltc.encodings.slice import SliceEncoding
+from ltc.linear_layout import LayoutError
 
 __all__ = [
+    "TT_FP_INT_TENSOR",
+    "TT_TENSOR",
+    "TT_TYPE",
+    "broadcast_layouts_match",
+    "check_ods_type",
     "check_same_shape_and_encoding",
     "check_slice_relation",
     "is_tensor",
+    "is_tt_element",
+    "is_tt_float",
+    "is_tt_fp_int_tensor",
+    "is_tt_int",
+    "is_tt_tensor",
+    "is_tt_type",
+    "reject_inside_map_elementwise",
     "require_tensor",
 ]
+
+
+# ODS's descriptions of Triton's type constraints, as its "must be ..." messages quote them.
+TT_TENSOR = "ranked tensor of floating-point or integer or ptr values"
+TT_FP_INT_TENSOR = "ranked tensor of floating-point or integer values"
+TT_TYPE = (
+    "floating-point or ranked tensor of floating-point values or integer or ranked tensor of integer "
+    "values or ptr or ranked tensor of ptr values"
+)
+
+_TT_INT_WIDTHS = frozenset({1, 4, 8, 16, 32, 64})
+
+
+def is_tt_int(ty: Attribute) -> bool:
+    """Triton's ``TT_Int``: signless i1, i4, i8, i16, i32 or i64 (not ``index``, not ``ui8``)."""
+    return is_signless_int(ty) and ty.width.data in _TT_INT_WIDTHS  # type: ignore[attr-defined]
+
+
+def is_tt_element(ty: Attribute) -> bool:
+    """An element type of ``TT_Tensor``: ``TT_Float``, ``TT_Int`` or ``!tt.ptr``."""
+    return is_tt_float(ty) or is_tt_int(ty) or isinstance(ty, PtrType)
+
+
+def is_tt_tensor(ty: Attribute) -> bool:
+    """Triton's ``TT_Tensor``: a ranked tensor of ``TT_Float``, ``TT_Int`` or pointers."""
+    return isinstance(ty, TensorType) and is_tt_element(ty.element_type)
+
+
+def is_tt_fp_int_tensor(ty: Attribute) -> bool:
+    """Triton's ``TT_FpIntTensor``: a ranked tensor of ``TT_Float`` or ``TT_Int``."""
+    return isinstance(ty, TensorType) and (is_tt_float(ty.element_type) or is_tt_int(ty.element_type))
+
+
+def is_tt_type(ty: Attribute) -> bool:
+    """Triton's ``TT_Type``: a ``TT_Tensor`` or one of its element types as a scalar."""
+    return is_tt_tensor(ty) or is_tt_element(ty)
+
+
+def check_ods_type(op: Operation, kind: str, index: int, ty: Attribute, ok: bool, description: str) -> None:
+    """ODS's type-constraint failure: ``'op' op operand #0 must be <description>, but got 'T'``
+    (``kind`` is ``operand`` or ``result``; ``index`` counts all operands, or results)."""
+    if not ok:
+        raise VerifyException(f"'{op.name}' op {kind} #{index} must be {description}, but got '{type_text(ty)}'")
 
 
 def check_same_shape_and_encoding(op: Operation, types: Sequence[Attribute], what: str) -> None:
@@ -31,6 +89,16 @@ def check_same_shape_and_encoding(op: Operation, types: Sequence[Attribute], wha
     encodings = {encoding_of(t) for t in types}
     if len(encodings) > 1:
         raise VerifyException(f"'{op.name}' op requires the same encoding for all {what}")
+
+
+def reject_inside_map_elementwise(op: Operation) -> None:
+    """Triton bans ops that write memory from the scalar region of ``tt.map_elementwise``
+    (treated as a scalar, the write would lose its masking)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name == "tt.map_elementwise":
+            raise VerifyException(f"'{op.name}' op Stores are not supported inside map_elementwise")
+        parent = parent.parent_op()
 
 
 def is_tensor(attr: Attribute) -> bool:
@@ -61,3 +129,37 @@ def check_slice_relation(op: Operation, sliced: TensorType, full: TensorType, ax
         raise VerifyException(
             f"'{op.name}' op {sliced_name} layout must be {expected.to_text()}, the {full_name} layout sliced along axis {axis}"
         )
+
+
+def broadcast_layouts_match(src: TensorType, res: TensorType) -> bool:
+    """Triton's rule for ``tt.broadcast``: the result's layout, with its broadcast dims
+    (size 1 in ``src``) dropped from every basis, is ``src``'s layout, up to register
+    bases that are zero (copies) on either side. The two may be
+    spelled differently (``#ttg.linear`` for a ``#ttg.blocked``); linear layouts
+    decide. Layouts without a linear layout here compare as attributes."""
+    a, b = src.encoding, res.encoding
+    if a == b:
+        return True
+    if not (isinstance(a, LayoutAttr) and isinstance(b, LayoutAttr)):
+        return False
+    src_shape, res_shape = list(src.get_shape()), list(res.get_shape())
+    try:
+        src_ll = a.to_linear_layout(src_shape)
+        res_ll = b.to_linear_layout(res_shape)
+    except (EncodingError, LayoutError, ValueError):
+        return False
+    grown = [s == 1 and r != 1 for s, r in zip(src_shape, res_shape)]
+
+    def canonical(in_dims: dict, project: bool) -> list:
+        # registers that hold a broadcast copy (zero bases) do not count, as in Triton
+        out = []
+        for in_dim, dim_bases in in_dims.items():
+            rows = [tuple(0 if project and grown[i] else c for i, c in enumerate(b)) for b in dim_bases]
+            if in_dim == "register":
+                rows = [b for b in rows if any(b)]
+            out.append((in_dim, rows))
+        return out
+
+    if list(res_ll.out_dims) != list(src_ll.out_dims):
+        return False
+    return canonical(res_ll.bases, True) == canonical(src_ll.bases, False)

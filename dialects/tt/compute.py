@@ -1,7 +1,7 @@
 """``tt`` ops that compute whole tensors: ranges, histograms, dot, reductions.
 
 ``tt.make_range``, ``tt.histogram``, ``tt.dot`` (``, inputPrecision = tf32``
-before the attribute dictionary; ``ieee`` is never printed), and the region ops
+before the attribute dictionary; ``ieee`` is never printed), ``tt.dot_scaled``, and the region ops
 ``tt.reduce``, ``tt.scan``, ``tt.map_elementwise`` with their return ops. The
 region ops have no custom syntax in Triton: they print in the generic form, so
 they define no ``assembly_format``.
@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, IntegerType, TensorType, i32
+from xdsl.dialects.builtin import I32, BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, TensorType, f32, i32
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
@@ -30,18 +31,22 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
-from ltc.dialects.tt.attrs import InputPrecision, InputPrecisionAttr
-from ltc.dialects.tt.checks import check_same_shape_and_encoding, check_slice_relation, require_tensor
-from ltc.dialects.tt.types import element_type_of, encoding_of, i1_like, type_text
+from ltc.dialects.tt.attrs import InputPrecision, InputPrecisionAttr, ScaleDotElemType, ScaleDotElemTypeAttr
+from ltc.dialects.tt.checks import check_ods_type, check_same_shape_and_encoding, check_slice_relation, is_tt_float, require_tensor
+from ltc.dialects.tt.types import element_bit_width, element_type_of, encoding_of, i1_like, type_text
+from ltc.encodings.dot_operand import DotOperandEncoding
+from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
+from ltc.encodings.shared import NVMMASharedEncoding, SharedLinearEncoding
 
 __all__ = [
     "DotOp",
+    "DotScaledOp",
     "HistogramOp",
     "MakeRangeOp",
     "MapElementwiseOp",
@@ -136,10 +141,9 @@ class HistogramOp(IRDLOperation):
     def verify_(self) -> None:
         src = require_tensor(self, self.src.type, "operand")
         res = require_tensor(self, self.result.type, "result")
-        if not isinstance(src.element_type, IntegerType) or not isinstance(res.element_type, IntegerType):
+        if not isinstance(src.element_type, IntegerType):
             raise VerifyException("'tt.histogram' op operand and result must be integer tensors")
-        if len(res.get_shape()) != 1:
-            raise VerifyException("'tt.histogram' op result must be a 1D tensor")
+        check_ods_type(self, "result", 0, res, isinstance(res.element_type, IntegerType), "ranked tensor of integer values")
         if self.mask is not None and self.mask.type != i1_like(src):
             raise VerifyException(f"'tt.histogram' op mask type must be {type_text(i1_like(src))}")
 
@@ -233,7 +237,8 @@ class DotOp(IRDLOperation):
             raise VerifyException("'tt.dot' op expected operands to be 2d or 3d")
         if a_shape[-1] != b_shape[-2]:
             raise VerifyException(
-                f"'tt.dot' op the K dims of a ({a_shape[-1]}) and b ({b_shape[-2]}) must be equal"
+                "'tt.dot' op expected the last dimension of the first operand to be equal to the "
+                f"second-to-last dimension of the second operand (K of a is {a_shape[-1]}, of b {b_shape[-2]})"
             )
         expected = (*a_shape[:-1], b_shape[-1])
         if len(a_shape) == 3 and (a_shape[0] != b_shape[0]):
@@ -242,8 +247,283 @@ class DotOp(IRDLOperation):
             raise VerifyException(
                 f"'tt.dot' op accumulator shape {list(c_shape)} must be {list(expected)} (a is {list(a_shape)}, b is {list(b_shape)})"
             )
-        if (encoding_of(a) is None) != (encoding_of(c) is None) or (encoding_of(b) is None) != (encoding_of(c) is None):
-            raise VerifyException("'tt.dot' op operands and result must all have a layout or none")
+        self._verify_encodings(a, b, c)
+
+    def _verify_encodings(self, a: TensorType, b: TensorType, c: TensorType) -> None:
+        """Triton 3.9's order: the operand layouts its type inference demands of
+        each operand (``inferDotOpEncoding``), then the bit widths, then the
+        operands' agreement (``verifyDotOpEncodingCompatibility``)."""
+        a_enc, b_enc, c_enc = encoding_of(a), encoding_of(b), encoding_of(c)
+        if a_enc is not None and b_enc is not None and c_enc is not None:
+            for op_idx, enc in ((0, a_enc), (1, b_enc)):
+                problem = _dot_operand_problem(enc, op_idx, c_enc)
+                if problem is not None:
+                    raise VerifyException(f"'tt.dot' op {problem}")
+        if element_bit_width(a) != element_bit_width(b):
+            raise VerifyException("'tt.dot' op element types of operands A and B must have same bit width")
+        if a_enc is None and b_enc is None:
+            return
+        if a_enc is None or b_enc is None:
+            raise VerifyException("'tt.dot' op mismatching encoding between A and B operands")
+        if c_enc is None:
+            raise VerifyException("'tt.dot' op miss encoding of C operand")
+        a_dot, b_dot = (getattr(e, "encoding", None) for e in (a_enc, b_enc))
+        a_is_dot, b_is_dot = isinstance(a_dot, DotOperandEncoding), isinstance(b_dot, DotOperandEncoding)
+        if not a_is_dot and not b_is_dot:
+            return
+        if not (a_is_dot and b_is_dot):
+            raise VerifyException("'tt.dot' op mismatching encoding between A and B operands")
+        if a_dot.k_width != b_dot.k_width:
+            raise VerifyException("'tt.dot' op mismatching kWidth between A and B operands")
+        mmas = [e if isinstance(e, NvidiaMmaEncoding) else None for e in (a_dot.parent, b_dot.parent, c_enc.encoding)]
+        if any(m is not None for m in mmas):
+            if any(m is None for m in mmas):
+                raise VerifyException("'tt.dot' op mismatching MMA encoding")
+            if len({m.version_major for m in mmas}) > 1:
+                raise VerifyException("'tt.dot' op mismatched MMA version.")
+            precision = self.inputPrecision.data if self.inputPrecision is not None else InputPrecision.IEEE
+            if a.element_type == b.element_type == f32 and precision != InputPrecision.TF32:
+                # Tensor cores take f32 operands only as TF32.
+                raise VerifyException("'tt.dot' op unsupported MMA version")
+
+
+def _dot_operand_problem(enc: Attribute, op_idx: int, result_enc: Attribute) -> str | None:
+    """What Triton's ``inferDotOpEncoding`` says against operand ``op_idx`` of a
+    ``tt.dot`` with result layout ``result_enc`` (None when it agrees)."""
+    operand = getattr(enc, "encoding", None)
+    result = getattr(result_enc, "encoding", None)
+    if isinstance(result, NvidiaMmaEncoding) and result.is_hopper:
+        a_of_mma = (
+            op_idx == 0
+            and isinstance(operand, DotOperandEncoding)
+            and operand.op_idx == 0
+            and isinstance(operand.parent, NvidiaMmaEncoding)
+        )
+        if not isinstance(operand, (NVMMASharedEncoding, SharedLinearEncoding)) and not a_of_mma:
+            return "unexpected operand layout for NvidiaMmaEncodingAttr v3"
+        return None
+    if not isinstance(operand, DotOperandEncoding):
+        return "Dot's a/b's encoding should be of DotOperandEncodingAttr"
+    if operand.op_idx != op_idx:
+        return "Wrong opIdx"
+    if operand.parent != result:
+        return "Incompatible parent encoding"
+    return None
+
+
+@irdl_op_definition
+class DotScaledOp(IRDLOperation):
+    """A dot of micro-scaled operands: ``d = scale(a, a_scale) @ scale(b, b_scale) + c``.
+
+    ``%d = tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e2m1 rhs = e4m3 {fastMath = false}
+    : tensor<128x32xi8>, tensor<128x2xi8> * tensor<64x128xf8E4M3FN>, tensor<128x2xi8> -> tensor<128x128xf32>``
+
+    ``e2m1`` operands pack two values per i8: along K when ``lhs_k_pack`` /
+    ``rhs_k_pack`` (default true, not printed), else along M / N. A scale tensor is
+    ``[M, K / f]`` (``[N, K / f]`` for b) with the same block size ``f`` (16 or 32)
+    for both. ``c`` has the result's type.
+    """
+
+    name = "tt.dot_scaled"
+
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    c = operand_def(TensorType)
+    a_scale = opt_operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
+    a_elem_type = prop_def(ScaleDotElemTypeAttr)
+    b_elem_type = prop_def(ScaleDotElemTypeAttr)
+    fastMath = prop_def(BoolAttr)
+    lhs_k_pack = opt_prop_def(BoolAttr)
+    rhs_k_pack = opt_prop_def(BoolAttr)
+    d = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    PROPERTIES: ClassVar[tuple[str, ...]] = ("fastMath", "lhs_k_pack", "rhs_k_pack")
+    DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "lhs_k_pack": IntegerAttr.from_bool(True),
+        "rhs_k_pack": IntegerAttr.from_bool(True),
+    }
+
+    def __init__(
+        self,
+        a: SSAValue,
+        a_scale: SSAValue | None,
+        b: SSAValue,
+        b_scale: SSAValue | None,
+        c: SSAValue,
+        a_elem_type: ScaleDotElemType,
+        b_elem_type: ScaleDotElemType,
+        fast_math: bool = False,
+    ):
+        super().__init__(
+            operands=[a, b, c, [a_scale] if a_scale else [], [b_scale] if b_scale else []],
+            result_types=[c.type],
+            properties={
+                "a_elem_type": ScaleDotElemTypeAttr(a_elem_type),
+                "b_elem_type": ScaleDotElemTypeAttr(b_elem_type),
+                "fastMath": IntegerAttr.from_bool(fast_math),
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotScaledOp:
+        def operand_and_scale() -> tuple[UnresolvedOperand, UnresolvedOperand | None]:
+            value = parser.parse_unresolved_operand()
+            scale = parser.parse_unresolved_operand() if parser.parse_optional_keyword("scale") else None
+            return value, scale
+
+        a, a_scale = operand_and_scale()
+        parser.parse_punctuation(",")
+        b, b_scale = operand_and_scale()
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        parser.parse_keyword("lhs")
+        parser.parse_punctuation("=")
+        lhs = ScaleDotElemTypeAttr(ScaleDotElemTypeAttr.parse_parameter(parser))
+        parser.parse_keyword("rhs")
+        parser.parse_punctuation("=")
+        rhs = ScaleDotElemTypeAttr(ScaleDotElemTypeAttr.parse_parameter(parser))
+        props, attrs = parse_attr_dict_into(parser, cls.PROPERTIES)
+        parser.parse_punctuation(":")
+
+        def type_and_scale(scale: UnresolvedOperand | None) -> tuple[Attribute, Attribute | None]:
+            ty = parser.parse_type()
+            if scale is None:
+                return ty, None
+            parser.parse_punctuation(",")
+            return ty, parser.parse_type()
+
+        a_type, a_scale_type = type_and_scale(a_scale)
+        parser.parse_punctuation("*")
+        b_type, b_scale_type = type_and_scale(b_scale)
+        parser.parse_punctuation("->")
+        d_type = parser.parse_type()
+
+        def resolve(value: UnresolvedOperand | None, ty: Attribute | None) -> list[SSAValue]:
+            return [] if value is None or ty is None else [parser.resolve_operand(value, ty)]
+
+        op = cls.create(
+            operands=[
+                *resolve(a, a_type),
+                *resolve(b, b_type),
+                *resolve(c, d_type),
+                *resolve(a_scale, a_scale_type),
+                *resolve(b_scale, b_scale_type),
+            ],
+            result_types=[d_type],
+            properties={"a_elem_type": lhs, "b_elem_type": rhs, **props},
+            attributes=attrs,
+        )
+        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            i32, [1, 1, 1, int(a_scale is not None), int(b_scale is not None)]
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        def operand_and_scale(value: SSAValue, scale: SSAValue | None) -> None:
+            printer.print_operand(value)
+            if scale is not None:
+                printer.print_string(" scale ")
+                printer.print_operand(scale)
+
+        printer.print_string(" ")
+        operand_and_scale(self.a, self.a_scale)
+        printer.print_string(", ")
+        operand_and_scale(self.b, self.b_scale)
+        printer.print_string(", ")
+        printer.print_operand(self.c)
+        printer.print_string(f" lhs = {self.a_elem_type.data.value} rhs = {self.b_elem_type.data.value}")
+        print_sorted_attr_dict(
+            printer,
+            self,
+            defaults=self.DEFAULTS,
+            reserved=("a_elem_type", "b_elem_type", "operandSegmentSizes"),
+        )
+
+        def type_and_scale(value: SSAValue, scale: SSAValue | None) -> None:
+            printer.print_attribute(value.type)
+            if scale is not None:
+                printer.print_string(", ")
+                printer.print_attribute(scale.type)
+
+        printer.print_string(" : ")
+        type_and_scale(self.a, self.a_scale)
+        printer.print_string(" * ")
+        type_and_scale(self.b, self.b_scale)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.d.type)
+
+    def _k_pack(self, name: str) -> bool:
+        attr = self.properties.get(name)
+        return True if attr is None else bool(attr.value.data)
+
+    def verify_(self) -> None:
+        prefix = "'tt.dot_scaled' op"
+        # ODS numbers operands over the whole list: a, b, c, then the scales present.
+        for index, value in enumerate(self.operands):
+            ty = value.type
+            if value is self.c:
+                continue
+            if not isinstance(ty, TensorType) or not (
+                is_tt_float(ty.element_type) or ty.element_type == IntegerType(8)
+            ):
+                raise VerifyException(
+                    f"{prefix} operand #{index} must be ranked tensor of floating-point or 8-bit signless integer "
+                    f"values, but got '{type_text(ty)}'"
+                )
+        if self.c.type != self.d.type:
+            raise VerifyException(f"{prefix} result type must match the accumulator type")
+        d = self.d.type
+        if not isinstance(d, TensorType) or not is_tt_float(d.element_type):
+            raise VerifyException(f"{prefix} 'd' must be ranked tensor of floating-point values, but got '{type_text(d)}'")
+        a, b = self.a.type, self.b.type
+        assert isinstance(a, TensorType) and isinstance(b, TensorType)
+        a_shape, b_shape, d_shape = list(a.get_shape()), list(b.get_shape()), list(d.get_shape())
+        if not (len(a_shape) == len(b_shape) == len(d_shape)) or len(a_shape) < 2:
+            raise VerifyException(f"{prefix} expected all operands to have the same rank")
+        a_fp4 = self.a_elem_type.data == ScaleDotElemType.E2M1
+        b_fp4 = self.b_elem_type.data == ScaleDotElemType.E2M1
+        lhs_k_pack, rhs_k_pack = self._k_pack("lhs_k_pack"), self._k_pack("rhs_k_pack")
+        # Logical (unpacked) M, K of a and K, N of b.
+        m = a_shape[-2] * (2 if a_fp4 and not lhs_k_pack else 1)
+        k_a = a_shape[-1] * (2 if a_fp4 and lhs_k_pack else 1)
+        k_b = b_shape[-2] * (2 if b_fp4 and rhs_k_pack else 1)
+        n = b_shape[-1] * (2 if b_fp4 and not rhs_k_pack else 1)
+        if k_a != k_b:
+            raise VerifyException(
+                f"{prefix} expected the last dimension of the first operand to be equal to the second-to-last "
+                "dimension of the second operand"
+            )
+        if d_shape[-2:] != [m, n]:
+            raise VerifyException(
+                f"{prefix} expected the output shape to be the concatenation of the last dimension of the first "
+                "operand and the last dimension of the second operand"
+            )
+        factors: list[int] = []
+        for scale in (self.a_scale, self.b_scale):
+            if scale is None:
+                continue
+            ty = scale.type
+            assert isinstance(ty, TensorType)
+            groups = ty.get_shape()[-1]
+            factor = k_a // groups if groups and k_a % groups == 0 else 0
+            if factor not in (16, 32):
+                raise VerifyException(f"scale factor must be 16 or 32. Got {factor}")
+            factors.append(factor)
+        if len(factors) == 2 and factors[0] != factors[1]:
+            raise VerifyException(
+                f"Operands must have the same scale factor; (lhs: {factors[0]} vs rhs: {factors[1]})"
+            )
+        for scale, extent, dim in ((self.a_scale, m, "M"), (self.b_scale, n, "N")):
+            if scale is not None:
+                ty = scale.type
+                assert isinstance(ty, TensorType)
+                if len(ty.get_shape()) < 2 or ty.get_shape()[-2] != extent:
+                    raise VerifyException(f"scales {dim} dimension must match the operand {dim} dimension")
 
 
 # ---------------------------------------------------------------------------
@@ -313,9 +593,12 @@ class ReduceOp(IRDLOperation):
         axis = self.axis.value.data
         rank = len(shape)
         if not 0 <= axis < rank:
-            raise VerifyException(f"'tt.reduce' op reduction axis {axis} is out of range for rank {rank}")
+            raise VerifyException(f"'tt.reduce' op axis out of bounds for operand rank {rank}")
         if len(self.result) != len(types):
             raise VerifyException("'tt.reduce' op must have one result per operand")
+        for src, res in zip(types, self.result.types):
+            if element_type_of(res) != src.element_type:
+                raise VerifyException("'tt.reduce' op operand types and result types must agree")
         for src, res in zip(types, self.result.types):
             if rank == 1:
                 if res != src.element_type:
@@ -374,8 +657,10 @@ class ScanOp(IRDLOperation):
         axis = self.axis.value.data
         rank = len(types[0].get_shape())
         if not 0 <= axis < rank:
-            raise VerifyException(f"'tt.scan' op scan axis {axis} is out of range for rank {rank}")
+            raise VerifyException(f"'tt.scan' op axis out of bounds for operand rank {rank}")
         for src, res in zip(types, self.result.types):
+            if element_type_of(res) != src.element_type:
+                raise VerifyException("'tt.scan' op operand types and result types must agree")
             if src != res:
                 raise VerifyException(f"'tt.scan' op result type {type_text(res)} must equal the operand type {type_text(src)}")
         elem_types = [t.element_type for t in types]
@@ -419,9 +704,11 @@ class MapElementwiseOp(IRDLOperation):
         block = self.scalarOp.blocks.first
         if block is None:
             raise VerifyException("'tt.map_elementwise' op expects a single-block region")
+        if len(block.arg_types) != len(self.srcs) * pack:
+            raise VerifyException("'tt.map_elementwise' op region has wrong number of arguments")
         expected = [element_type_of(v.type) for v in self.srcs for _ in range(pack)]
-        if sorted(map(str, block.arg_types)) != sorted(map(str, expected)) or len(block.arg_types) != len(expected):
-            raise VerifyException("'tt.map_elementwise' op region arguments must be pack copies of each operand's element type")
+        if list(block.arg_types) != expected:
+            raise VerifyException("'tt.map_elementwise' op argument types did not match")
 
 
 @irdl_op_definition
@@ -431,3 +718,12 @@ class MapElementwiseReturnOp(_RegionReturnOp):
     name = "tt.map_elementwise.return"
 
     traits = traits_def(Pure(), HasParent(MapElementwiseOp), IsTerminator(), ReturnLike())
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if not isinstance(parent, MapElementwiseOp):
+            return
+        pack = parent.pack.value.data
+        expected = [element_type_of(r.type) for r in parent.result for _ in range(pack)]
+        if [v.type for v in self.operands] != expected:
+            raise VerifyException("'tt.map_elementwise.return' op region return does not match map_elementwise result")

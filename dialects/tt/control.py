@@ -178,6 +178,9 @@ class FuncOp(IRDLOperation):
     def verify_(self) -> None:
         if self.sym_visibility is not None and self.sym_visibility.data not in ("public", "private", "nested"):
             raise VerifyException(f"'tt.func' op visibility must be public, private or nested, got '{self.sym_visibility.data}'")
+        if not self.body.blocks and (self.sym_visibility is None or self.sym_visibility.data == "public"):
+            # MLIR's symbol rule: a declaration is private or nested (no visibility is public)
+            raise VerifyException("'tt.func' op symbol declaration cannot have public visibility")
         if self.arg_attrs is not None and len(self.arg_attrs) != len(self.function_type.inputs):
             raise VerifyException("'tt.func' op expects one argument attribute dictionary per argument")
         if not self.body.blocks:
@@ -334,8 +337,8 @@ class PrintOp(IRDLOperation):
     def verify_(self) -> None:
         if self.isSigned.elt_type != i32:
             raise VerifyException("'tt.print' op isSigned must be an array<i32: ...>")
-        if len(self.isSigned) != len(self.args):
-            raise VerifyException("'tt.print' op isSigned must have one entry per argument")
+        # Triton 3.9 does not check len(isSigned) against the arguments (its tests
+        # print a bare prefix with isSigned = array<i32: 0>).
 
 
 @irdl_op_definition

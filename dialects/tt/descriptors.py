@@ -3,8 +3,8 @@
 ``tt.make_tensor_descriptor`` (its types print without the ``!tt.ptr`` /
 ``!tt.tensordesc`` prefix: ``: <f16>, <64x64xf16>``), ``tt.descriptor_load``,
 ``tt.descriptor_store``, ``tt.descriptor_reduce``, ``tt.descriptor_gather``,
-``tt.descriptor_scatter``. A load or store tensor may drop leading size-1 block
-dims; gather and scatter use a one-row descriptor.
+``tt.descriptor_scatter``. A load or store tensor holds as many elements as the
+descriptor block (any shape); gather and scatter use a one-row descriptor.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
 from ltc.dialects.tt.attrs import CachePolicyAttr, DescriptorReduceKindAttr
-from ltc.dialects.tt.checks import require_tensor
-from ltc.dialects.tt.types import PtrType, TensorDescType, type_text
+from ltc.dialects.tt.checks import TT_TENSOR, check_ods_type, is_tt_tensor, require_tensor
+from ltc.dialects.tt.types import PtrType, TensorDescType, element_bit_width, type_text
 
 __all__ = [
     "DescriptorGatherOp",
@@ -144,22 +144,35 @@ class MakeTensorDescOp(IRDLOperation):
             )
 
 
-def _check_descriptor_block(op: Operation, desc_type: Attribute, tensor_type: Attribute, n_indices: int, what: str) -> None:
+def _signless(ty: Attribute) -> Attribute:
+    """Integers without their signedness (``si8`` -> ``i8``); other types unchanged."""
+    return IntegerType(ty.width.data) if isinstance(ty, IntegerType) else ty
+
+
+def _same_element(a: Attribute, b: Attribute) -> bool:
+    """Triton compares a descriptor's element type with a tensor's up to integer
+    signedness (``!tt.tensordesc<..xsi8>`` loads ``tensor<..xi8>``)."""
+    return _signless(a) == _signless(b)
+
+
+def _check_descriptor_block(op: Operation, desc_type: Attribute, tensor_type: Attribute, what: str) -> None:
+    """Triton's ``verifyDescriptorLoadStoreType``: the same element type (up to signedness) and element count."""
     if not isinstance(desc_type, TensorDescType):
         raise VerifyException(f"'{op.name}' op descriptor must be a !tt.tensordesc, got {type_text(desc_type)}")
     tensor = require_tensor(op, tensor_type, what)
-    if tensor.element_type != desc_type.element_type:
-        raise VerifyException(f"'{op.name}' op {what} element type must be the descriptor element type")
-    block = desc_type.shape
-    shape = tensor.get_shape()
-    # Leading size-1 block dims may be dropped from the tensor.
-    if tensor.element_count() != desc_type.block_type.element_count() or tuple(shape) != tuple(block[len(block) - len(shape):]):
+    if not _same_element(tensor.element_type, desc_type.element_type):
         raise VerifyException(
-            f"'{op.name}' op {what} shape {list(shape)} must be the descriptor block shape {list(block)} "
-            "(leading 1s may be dropped)"
+            f"'{op.name}' op descriptor block and tensor element types must match, but got descriptor element type "
+            f"'{type_text(_signless(desc_type.element_type))}' and tensor element type "
+            f"'{type_text(_signless(tensor.element_type))}'"
         )
-    if n_indices != len(block):
-        raise VerifyException(f"'{op.name}' op needs one index per descriptor dim ({len(block)}), got {n_indices}")
+    # Triton 3.9 checks the element count only: neither the shape nor the number of indices.
+    desc_count, tensor_count = desc_type.block_type.element_count(), tensor.element_count()
+    if tensor_count != desc_count:
+        raise VerifyException(
+            f"'{op.name}' op descriptor block and tensor must have the same number of elements, but got "
+            f"descriptor block with {desc_count} elements tensor with {tensor_count} elements"
+        )
 
 
 @irdl_op_definition
@@ -180,7 +193,8 @@ class DescriptorLoadOp(IRDLOperation):
     assembly_format = "$desc `[` $indices `]` attr-dict `:` type($desc) `->` type($result)"
 
     def verify_(self) -> None:
-        _check_descriptor_block(self, self.desc.type, self.result.type, len(self.indices), "result")
+        check_ods_type(self, "result", 0, self.result.type, is_tt_tensor(self.result.type), TT_TENSOR)
+        _check_descriptor_block(self, self.desc.type, self.result.type, "result")
 
 
 @irdl_op_definition
@@ -198,7 +212,7 @@ class DescriptorStoreOp(IRDLOperation):
     assembly_format = "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
 
     def verify_(self) -> None:
-        _check_descriptor_block(self, self.desc.type, self.src.type, len(self.indices), "source")
+        _check_descriptor_block(self, self.desc.type, self.src.type, "source")
 
 
 @irdl_op_definition
@@ -217,7 +231,7 @@ class DescriptorReduceOp(IRDLOperation):
     assembly_format = "$kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
 
     def verify_(self) -> None:
-        _check_descriptor_block(self, self.desc.type, self.src.type, len(self.indices), "source")
+        _check_descriptor_block(self, self.desc.type, self.src.type, "source")
 
 
 @irdl_op_definition
@@ -265,13 +279,40 @@ def _check_gather_scatter(op: Operation, desc_type: Attribute, offsets_type: Att
     assert isinstance(desc_type, TensorDescType)
     offsets = require_tensor(op, offsets_type, "x_offsets")
     tensor = require_tensor(op, tensor_type, what)
-    if len(desc_type.shape) != 2 or desc_type.shape[0] != 1:
-        raise VerifyException(f"'{op.name}' op descriptor block must have exactly 1 row, got {list(desc_type.shape)}")
+    # Triton's messages and order; ours add what was found.
+    prefix = f"'{op.name}' op"
+    block = list(desc_type.shape)
+    if len(block) != 2:
+        raise VerifyException(f"{prefix} block must be a 2D tensor, got {block}")
+    if block[0] != 1:
+        raise VerifyException(f"{prefix} block must have exactly 1 row, got {block}")
     if len(offsets.get_shape()) != 1 or offsets.element_type != i32:
-        raise VerifyException(f"'{op.name}' op x_offsets must be a 1D tensor of i32")
-    expected = (offsets.get_shape()[0], desc_type.shape[1])
-    if tensor.get_shape() != expected or tensor.element_type != desc_type.element_type:
+        raise VerifyException(f"{prefix} x offsets must be a 1D tensor of i32, got {type_text(offsets_type)}")
+    shape = tensor.get_shape()
+    if len(shape) != 2:
+        raise VerifyException(f"{prefix} {what} must be a 2D tensor, got {type_text(tensor_type)}")
+    # TMA's swizzled tiles have a minimum size: 8 rows of at least 8 32-bit words
+    # (Triton's rule and wording).
+    if shape[0] < 8:
+        raise VerifyException(f"{prefix} must have at least 8 rows, but got {shape[0]}")
+    width = element_bit_width(tensor.element_type)
+    if width is not None:
+        if width > 32:
+            raise VerifyException(f"{prefix} TMA dtype cannot be greater than 32 bits")
+        min_cols = 32 // width * 8
+        if shape[1] < min_cols:
+            raise VerifyException(
+                f"{prefix} must have at least {min_cols} columns for '{type_text(tensor.element_type)}', "
+                f"but got {shape[1]}"
+            )
+    if shape[1] != block[1]:
+        raise VerifyException(f"{prefix} {what} tensor number of columns must match block ({block[1]}), got {shape[1]}")
+    if shape[0] != offsets.get_shape()[0]:
         raise VerifyException(
-            f"'{op.name}' op {what} must be {expected[0]}x{expected[1]}x{type_text(desc_type.element_type)} "
-            "(one row per offset, the descriptor's row width)"
+            f"{prefix} {what} tensor must have as many rows as indices ({offsets.get_shape()[0]}), got {shape[0]}"
+        )
+    if tensor.element_type != desc_type.element_type:
+        raise VerifyException(
+            f"{prefix} {what} tensor element type must match block ('{type_text(desc_type.element_type)}'), "
+            f"got '{type_text(tensor.element_type)}'"
         )

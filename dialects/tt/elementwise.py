@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, IntegerType, StringAttr
+from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, IntegerType, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -27,9 +27,12 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
 from ltc.dialects.tt.attrs import PropagateNan, PropagateNanAttr, RoundingMode, RoundingModeAttr
 from ltc.dialects.tt.checks import check_same_shape_and_encoding, is_tensor
 from ltc.dialects.tt.types import PtrType, element_bit_width, element_type_of, is_float_type, type_text
@@ -107,6 +110,9 @@ class BitcastOp(_CastOp):
     name = "tt.bitcast"
 
     def verify_elements(self, src: Attribute, result: Attribute) -> None:
+        src_ptr, dst_ptr = isinstance(element_type_of(src), PtrType), isinstance(element_type_of(result), PtrType)
+        if src_ptr != dst_ptr:
+            raise VerifyException("'tt.bitcast' op Cannot bitcast pointer to non-pointer type")
         src_bits, dst_bits = element_bit_width(src), element_bit_width(result)
         if src_bits is None or dst_bits is None:
             raise VerifyException("'tt.bitcast' op operand and result must be integers, floats or pointers")
@@ -129,7 +135,8 @@ class FpToFpOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)"
+    ROUNDING_CODES: ClassVar[tuple[RoundingMode, ...]] = (RoundingMode.RTZ, RoundingMode.RTNE)
+    """Triton's integer codes of the rounding modes (``{rounding = 1 : i32}`` is rtne)."""
 
     def __init__(self, src: SSAValue | Operation, result_type: Attribute, rounding: RoundingMode | None = None):
         super().__init__(
@@ -137,6 +144,42 @@ class FpToFpOp(IRDLOperation):
             result_types=[result_type],
             properties={"rounding": RoundingModeAttr(rounding) if rounding else None},
         )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FpToFpOp:
+        src = parser.parse_unresolved_operand()
+        pos = parser.pos
+        props, attrs = parse_attr_dict_into(parser, ("rounding",))
+        code = props.pop("rounding", None)
+        if code is not None:  # the property in its generic (integer) spelling
+            if not isinstance(code, IntegerAttr) or not 0 <= code.value.data < len(cls.ROUNDING_CODES):
+                parser.raise_error("rounding must be 0 (rtz) or 1 (rtne)", pos, parser.pos)
+            props["rounding"] = RoundingModeAttr(cls.ROUNDING_CODES[code.value.data])
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("rounding")
+            parser.parse_punctuation("=")
+            props["rounding"] = RoundingModeAttr(RoundingModeAttr.parse_parameter(parser))
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        return cls.create(
+            operands=[parser.resolve_operand(src, src_type)],
+            result_types=[result_type],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_sorted_attr_dict(printer, self, reserved=("rounding",))
+        if self.rounding is not None:
+            printer.print_string(f", rounding = {self.rounding.data.value}")
+        printer.print_string(" : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         check_same_shape_and_encoding(self, (self.src.type, self.result.type), "operands and results")
@@ -298,3 +341,15 @@ class ElementwiseInlineAsmOp(IRDLOperation):
             )
         tensor_types = [t for t in types if is_tensor(t)]
         check_same_shape_and_encoding(self, tensor_types, "tensor operands and results")
+        if self.args:
+            first = self.args[0].type
+            count = first.element_count() if isinstance(first, TensorType) else 0
+            # Triton reads the i32 as unsigned: -1 asks for packs of 4294967295 elements.
+            pack = self.packed_element.value.data & 0xFFFFFFFF
+            if pack == 0:
+                raise VerifyException("'tt.elementwise_inline_asm' op packed_element must be positive")
+            if count % pack:
+                raise VerifyException(
+                    f"'tt.elementwise_inline_asm' op number of input elements {count} must be a multiple of "
+                    f"the op's packed_element attribute, {pack}"
+                )

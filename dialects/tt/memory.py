@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from functools import cache
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -27,12 +29,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.traits import EffectInstance, MemoryEffectKind, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
+from ltc.dialects.fast_parse import derived_type
 from ltc.dialects.tt.attrs import CachePolicyAttr, MemSemanticAttr, MemSyncScopeAttr, RMWOpAttr
-from ltc.dialects.tt.checks import check_same_shape_and_encoding
+from ltc.dialects.tt.checks import check_same_shape_and_encoding, reject_inside_map_elementwise
 from ltc.dialects.tt.types import element_type_of, i1_like, is_ptr_like, pointee_value_type, type_text
 
 __all__ = [
@@ -91,6 +94,25 @@ def _check_load_store_types(op: Operation, ptr: Attribute, value: Attribute | No
         raise VerifyException(f"'{op.name}' op mask type {type_text(mask)} does not match {type_text(i1_like(ptr))}")
 
 
+class LoadEffects(MemoryReadEffect):
+    """A load reads memory; a volatile one (``isVolatile = true``) also counts as a write,
+    so that dead-code elimination and CSE keep it (Triton's ``LoadOp::getEffects``)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        effects = {EffectInstance(MemoryEffectKind.READ)}
+        volatile = op.properties.get("isVolatile")
+        if isinstance(volatile, IntegerAttr) and volatile.value.data:
+            effects.add(EffectInstance(MemoryEffectKind.WRITE))
+        return effects
+
+
+@cache
+def _load_segments(n_operands: int) -> DenseArrayBase:
+    """``tt.load``'s operandSegmentSizes for 1, 2 or 3 operands (ptr, mask, other)."""
+    return DenseArrayBase.from_list(i32, [1, int(n_operands > 1), int(n_operands > 2)])
+
+
 @irdl_op_definition
 class LoadOp(IRDLOperation):
     """Load through a pointer or a tensor of pointers.
@@ -112,7 +134,7 @@ class LoadOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    traits = traits_def(MemoryReadEffect())
+    traits = traits_def(LoadEffects())
 
     PROPS: ClassVar[tuple[str, ...]] = ("cachePolicy", "isVolatile")
     # isVolatile = false is the default: neither stored nor printed (as in Triton).
@@ -134,20 +156,29 @@ class LoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
-        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        if len(operands) > 3:
-            parser.raise_error("'tt.load' takes at most three operands (ptr, mask, other)")
+        # Triton's syntax is `$ptr (`,` $mask^)? (`,` $other^)?`: each of the two
+        # commas may stand without its operand (`tt.load %p, : T` is a plain load).
+        operands = [parser.parse_unresolved_operand()]
+        for slot in ("mask", "other"):
+            if parser.parse_optional_punctuation(",") is None:
+                break
+            operand = parser.parse_optional_unresolved_operand()
+            if operand is None:
+                continue
+            if slot == "other" and len(operands) == 1:
+                parser.raise_error("'tt.load' op other requires a mask")
+            operands.append(operand)
         props, attrs = parse_attr_dict_into(parser, cls.PROPS)
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
-        types = [ptr_type, i1_like(ptr_type), pointee_value_type(ptr_type)][: len(operands)]
+        value_type = derived_type(parser, pointee_value_type, ptr_type)
+        types = [ptr_type, derived_type(parser, i1_like, ptr_type), value_type][: len(operands)]
         values = [parser.resolve_operand(o, t) for o, t in zip(operands, types)]
         props = {k: v for k, v in props.items() if v != cls.DEFAULTS.get(k)}
-        segments = [1, int(len(values) > 1), int(len(values) > 2)]
-        props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
+        props["operandSegmentSizes"] = _load_segments(len(values))
         return cls.create(
             operands=values,
-            result_types=[pointee_value_type(ptr_type)],
+            result_types=[value_type],
             properties=props,
             attributes=attrs,
         )
@@ -200,7 +231,8 @@ class StoreOp(IRDLOperation):
         props, attrs = parse_attr_dict_into(parser, ("cachePolicy",))
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
-        types = [ptr_type, pointee_value_type(ptr_type), i1_like(ptr_type)][: len(operands)]
+        types = [ptr_type, derived_type(parser, pointee_value_type, ptr_type), derived_type(parser, i1_like, ptr_type)]
+        types = types[: len(operands)]
         values = [parser.resolve_operand(o, t) for o, t in zip(operands, types)]
         return cls.create(operands=values, properties=props, attributes=attrs)
 
@@ -212,8 +244,9 @@ class StoreOp(IRDLOperation):
         printer.print_attribute(self.ptr.type)
 
     def verify_(self) -> None:
+        reject_inside_map_elementwise(self)
         _check_load_store_types(self, self.ptr.type, self.value.type, self.mask.type if self.mask else None, "value")
-        if self.cachePolicy is not None and self.cachePolicy.cache_modifier.data in ("ca", "cg", "cv"):
+        if self.cachePolicy is not None and self.cachePolicy.cache_modifier.data in ("ca", "cv"):  # as Triton 3.9
             raise VerifyException(
                 f"'tt.store' op invalid cache policy: cache modifier '{self.cachePolicy.cache_modifier.data}' is not supported for stores"
             )
@@ -266,6 +299,10 @@ class AtomicCASOp(IRDLOperation):
     assembly_format = "$sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)"
 
     def verify_(self) -> None:
+        expected = pointee_value_type(self.ptr.type) if is_ptr_like(self.ptr.type) else None
+        for name, t in (("cmp", self.cmp.type), ("value", self.val.type)):
+            if expected is not None and t != expected:  # Triton's TypesMatchWith, cmp first
+                raise VerifyException(f"'tt.atomic_cas' op failed to verify that ptr type matches {name} type")
         _check_load_store_types(self, self.ptr.type, self.val.type, None, "value")
         for name, t in (("cmp", self.cmp.type), ("result", self.result.type)):
             if t != self.val.type:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import I32, DenseArrayBase, IntegerAttr, IntegerType, TensorType, UnitAttr, i32
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -29,8 +29,25 @@ from xdsl.traits import NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
-from ltc.dialects.tt.checks import check_slice_relation, is_tensor, require_tensor
+from ltc.dialects.tt.checks import (
+    TT_TENSOR,
+    TT_TYPE,
+    broadcast_layouts_match,
+    check_ods_type,
+    check_slice_relation,
+    is_tt_tensor,
+    is_tt_type,
+    require_tensor,
+)
+from ltc.dialects.tt.inferred_layouts import (
+    layouts_agree,
+    reshape_result,
+    split_result,
+    src_broadcasts,
+    trans_result,
+)
 from ltc.dialects.tt.types import element_type_of, encoding_of, type_text
+from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr, layout_attr
 
 __all__ = [
     "BroadcastOp",
@@ -60,7 +77,17 @@ class _UnaryShapeOp(IRDLOperation):
 
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
+    def _check_ods_types(self) -> None:
+        """ODS's constraints: a ``TT_Tensor`` (a splat's source: a ``TT_Type``) in and out."""
+        src = self.src.type
+        if isinstance(self, SplatOp):
+            check_ods_type(self, "operand", 0, src, is_tt_type(src), TT_TYPE)
+        else:
+            check_ods_type(self, "operand", 0, src, is_tt_tensor(src), TT_TENSOR)
+        check_ods_type(self, "result", 0, self.result.type, is_tt_tensor(self.result.type), TT_TENSOR)
+
     def _check_same_element_type(self) -> None:
+        self._check_ods_types()
         if element_type_of(self.src.type) != element_type_of(self.result.type):
             raise VerifyException(f"'{self.name}' op requires the same element type for all operands and results")
 
@@ -75,9 +102,8 @@ class SplatOp(_UnaryShapeOp):
         super().__init__(operands=[src], result_types=[result_type])
 
     def verify_(self) -> None:
+        # Triton 3.9 checks only the element type: it splats a tensor operand too.
         self._check_same_element_type()
-        if is_tensor(self.src.type):
-            raise VerifyException(f"'tt.splat' op operand must be a scalar, got {type_text(self.src.type)}")
 
 
 @irdl_op_definition
@@ -149,7 +175,10 @@ class ExpandDimsOp(_UnaryShapeOp):
 
 @irdl_op_definition
 class BroadcastOp(_UnaryShapeOp):
-    """``%b = tt.broadcast %e : tensor<1x128xi32> -> tensor<64x128xi32>``: grow size-1 dims."""
+    """``%b = tt.broadcast %e : tensor<1x128xi32> -> tensor<64x128xi32>``: grow size-1 dims.
+
+    The layouts must agree up to broadcasting, as linear layouts (``broadcast_layouts_match``).
+    """
 
     name = "tt.broadcast"
 
@@ -160,17 +189,18 @@ class BroadcastOp(_UnaryShapeOp):
         self._check_same_element_type()
         src = require_tensor(self, self.src.type, "operand")
         res = require_tensor(self, self.result.type, "result")
-        if encoding_of(src) != encoding_of(res):
-            raise VerifyException("'tt.broadcast' op requires the same encoding for all operands and results")
         src_shape, res_shape = src.get_shape(), res.get_shape()
         if len(src_shape) != len(res_shape):
-            raise VerifyException("'tt.broadcast' op source rank differs from result rank")
+            raise VerifyException("'tt.broadcast' op rank of source must be same as rank of result")
         for dim, (s, r) in enumerate(zip(src_shape, res_shape)):
             if s != 1 and s != r:
                 raise VerifyException(
                     f"'tt.broadcast' op Different dimensions at index {dim} between source and result.  "
                     "Broadcast requires the source dimension to be 1."
                 )
+        # Triton checks the layouts only when both sides have one.
+        if encoding_of(src) is not None and encoding_of(res) is not None and not broadcast_layouts_match(src, res):
+            raise VerifyException("'tt.broadcast' op requires matching source and result layouts up to broadcasting")
 
 
 @irdl_op_definition
@@ -193,8 +223,24 @@ class ReshapeOp(_UnaryShapeOp):
         res = require_tensor(self, self.result.type, "result")
         if src.element_count() != res.element_count():
             raise VerifyException("'tt.reshape' op number of src and dst elements of reshape must be the same")
-        if self.allow_reorder is None and (encoding_of(src) is None) != (encoding_of(res) is None):
-            raise VerifyException("'tt.reshape' op operand and result must both have a layout or neither")
+        src_enc, res_enc = encoding_of(src), encoding_of(res)
+        if (src_enc is None) != (res_enc is None):
+            raise VerifyException(
+                "'tt.reshape' op Op requires that either (a) src and dst both have encodings, or (b) neither does."
+            )
+        if not isinstance(src_enc, LayoutAttr) or not isinstance(res_enc, LayoutAttr):
+            return
+        shape, new_shape = list(src.get_shape()), list(res.get_shape())
+        # Triton 3.9 lets `allow_reorder` pick any result layout unless the source
+        # holds copies of elements; otherwise the result must keep every element in
+        # its thread.
+        if self.allow_reorder is not None and not src_broadcasts(src_enc.encoding, shape):
+            return
+        expected = reshape_result(src_enc.encoding, shape, new_shape)
+        if not layouts_agree(new_shape, expected, res_enc.encoding):
+            raise VerifyException(
+                f"'tt.reshape' op Expected result encoding {expected.to_text()} but was {res_enc.encoding.to_text()}"
+            )
 
 
 @irdl_op_definition
@@ -215,13 +261,19 @@ class TransOp(_UnaryShapeOp):
         rank = len(src.get_shape())
         if self.order.elt_type != i32:
             raise VerifyException("'tt.trans' op order must be an array<i32: ...>")
+        if len(order) != rank:
+            raise VerifyException("'tt.trans' op order must have the same size as the source tensor")
         if sorted(order) != list(range(rank)):
-            raise VerifyException("'tt.trans' op order must be a permutation of [0, ..., rank - 1]")
+            raise VerifyException("'tt.trans' op order must be a permutation of 0..n-1")
         expected = tuple(src.get_shape()[i] for i in order)
         if res.get_shape() != expected:
-            raise VerifyException(
-                f"'tt.trans' op result shape {list(res.get_shape())} must be the operand shape permuted by the order: {list(expected)}"
-            )
+            raise VerifyException("'tt.trans' op result shape must match the permutation of the source shape")
+        src_enc, res_enc = encoding_of(src), encoding_of(res)
+        if isinstance(src_enc, DistributedLayoutAttr):
+            inferred = trans_result(src_enc.encoding, list(src.get_shape()), order)
+            written = res_enc.encoding if isinstance(res_enc, LayoutAttr) else None
+            if written is None or not layouts_agree(list(expected), inferred, written):
+                _raise_inferred_mismatch(self, [TensorType(src.element_type, expected, layout_attr(inferred))], [res])
 
 
 class _BinaryShapeOp(IRDLOperation):
@@ -237,6 +289,12 @@ class _BinaryShapeOp(IRDLOperation):
 
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
+    def _check_ods_types(self) -> None:
+        """ODS's constraints: both operands and the result are ``TT_Tensor``s."""
+        for index, value in enumerate((self.lhs, self.rhs)):
+            check_ods_type(self, "operand", index, value.type, is_tt_tensor(value.type), TT_TENSOR)
+        check_ods_type(self, "result", 0, self.result.type, is_tt_tensor(self.result.type), TT_TENSOR)
+
 
 @irdl_op_definition
 class JoinOp(_BinaryShapeOp):
@@ -245,6 +303,7 @@ class JoinOp(_BinaryShapeOp):
     name = "tt.join"
 
     def verify_(self) -> None:
+        self._check_ods_types()
         src = require_tensor(self, self.lhs.type, "operand")
         res = require_tensor(self, self.result.type, "result")
         if res.element_type != src.element_type:
@@ -253,6 +312,21 @@ class JoinOp(_BinaryShapeOp):
             expected = ", ".join(str(d) for d in (*src.get_shape(), 2))
             got = ", ".join(str(d) for d in res.get_shape())
             raise VerifyException(f"'tt.join' op result shape must be ({expected}), but got {got}")
+        src_enc, res_enc = encoding_of(src), encoding_of(res)
+        if res_enc is None:
+            if src_enc is not None:
+                raise VerifyException("'tt.join' op result encoding must be specified")
+            return
+        if not isinstance(res_enc, DistributedLayoutAttr):
+            return
+        # A result layout has one source layout: split it and compare (Triton's rule).
+        split = split_result(res_enc.encoding, list(res.get_shape()))
+        if (
+            split is None
+            or not isinstance(src_enc, LayoutAttr)
+            or not layouts_agree(list(src.get_shape()), split, src_enc.encoding)
+        ):
+            raise VerifyException("'tt.join' op incompatible join layout")
 
 
 @irdl_op_definition
@@ -262,6 +336,7 @@ class CatOp(_BinaryShapeOp):
     name = "tt.cat"
 
     def verify_(self) -> None:
+        self._check_ods_types()
         src = require_tensor(self, self.lhs.type, "operand")
         res = require_tensor(self, self.result.type, "result")
         if res.element_type != src.element_type:
@@ -289,15 +364,46 @@ class SplitOp(IRDLOperation):
     assembly_format = "$src attr-dict `:` type($src) `->` type($outLHS)"
 
     def verify_(self) -> None:
+        check_ods_type(self, "operand", 0, self.src.type, is_tt_tensor(self.src.type), TT_TENSOR)
+        for index, value in enumerate((self.outLHS, self.outRHS)):
+            check_ods_type(self, "result", index, value.type, is_tt_tensor(value.type), TT_TENSOR)
         src = require_tensor(self, self.src.type, "operand")
         res = require_tensor(self, self.outLHS.type, "result")
         shape = src.get_shape()
         if not shape or shape[-1] != 2:
             raise VerifyException(f"'tt.split' op last dimension of input tensor must be 2; got {type_text(src)}")
-        if res.element_type != src.element_type or res.get_shape() != shape[:-1]:
-            raise VerifyException(
-                f"'tt.split' op results must be the operand without its trailing dim: {list(shape[:-1])}x{type_text(src.element_type)}"
+        src_enc, res_enc = encoding_of(src), encoding_of(res)
+        inferred_enc = None
+        if isinstance(src_enc, DistributedLayoutAttr):
+            split = split_result(src_enc.encoding, list(shape))
+            if split is None:
+                raise VerifyException("'tt.split' op failed to infer returned types")
+            inferred_enc = layout_attr(split)
+        inferred = (
+            TensorType(src.element_type, shape[:-1])
+            if inferred_enc is None
+            else TensorType(src.element_type, shape[:-1], inferred_enc)
+        )
+        agree = res.element_type == src.element_type and res.get_shape() == shape[:-1]
+        if agree and inferred_enc is not None:
+            agree = isinstance(res_enc, LayoutAttr) and layouts_agree(
+                list(shape[:-1]), inferred_enc.encoding, res_enc.encoding
             )
+        elif agree:
+            agree = res_enc is None
+        if not agree:
+            _raise_inferred_mismatch(self, [inferred, inferred], [res, res])
+
+
+def _raise_inferred_mismatch(op: IRDLOperation, inferred: list[Attribute], written: list[Attribute]) -> None:
+    """MLIR's diagnostic for an op whose written result types are not the inferred ones."""
+    def quoted(types: list[Attribute]) -> str:
+        return ", ".join("'" + type_text(t) + "'" for t in types)
+
+    raise VerifyException(
+        f"'{op.name}' op inferred type(s) {quoted(inferred)} are incompatible "
+        f"with return type(s) of operation {quoted(written)}"
+    )
 
 
 @irdl_op_definition

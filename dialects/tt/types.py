@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 __all__ = [
+    "BlockTypeView",
     "PtrType",
     "TensorDescType",
     "element_bit_width",
@@ -73,7 +74,12 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
             space = cls.DEFAULT_ADDRESS_SPACE
             if parser.parse_optional_punctuation(",") is not None:
                 pos = parser.pos
-                space = parser.parse_str_literal(" for the pointer address space")
+                space = parser.parse_optional_str_literal()
+                if space is None:  # Triton 3.9's words, then what it wants
+                    parser.raise_error(
+                        'expected string: the address space of !tt.ptr is "global" or "constant" '
+                        "(the integer form of older Triton is not accepted)"
+                    )
                 if space not in cls.ADDRESS_SPACES:
                     parser.raise_error(f"invalid pointer address space '{space}'", pos, parser.pos)
         return [pointee, StringAttr(space)]
@@ -92,8 +98,26 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"invalid pointer address space '{self.address_space.data}'")
 
 
+class BlockTypeView:
+    """A descriptor type's view of its ``block_type`` parameter (shape, element type, layout)."""
+
+    block_type: TensorType
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.block_type.get_shape()
+
+    @property
+    def element_type(self) -> Attribute:
+        return self.block_type.element_type
+
+    @property
+    def encoding(self) -> Attribute:
+        return self.block_type.encoding
+
+
 @irdl_attr_definition
-class TensorDescType(ParametrizedAttribute, TypeAttribute):
+class TensorDescType(BlockTypeView, ParametrizedAttribute, TypeAttribute):
     """A TMA tensor descriptor: ``!tt.tensordesc<128x64xf16>``, ``!tt.tensordesc<128x64xf16, #shared>``.
 
     The single parameter is the block type (``tensor<128x64xf16, #shared>``): the
@@ -135,17 +159,6 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
             printer.print_string(", ")
             printer.print_attribute(self.block_type.encoding)
 
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.block_type.get_shape()
-
-    @property
-    def element_type(self) -> Attribute:
-        return self.block_type.element_type
-
-    @property
-    def encoding(self) -> Attribute:
-        return self.block_type.encoding
 
 
 # ---------------------------------------------------------------------------

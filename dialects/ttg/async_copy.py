@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, IntegerType, TensorType, i32
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -32,7 +32,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
-from ltc.dialects.tt import PtrType
+from ltc.dialects.tt import CachePolicyAttr, PtrType
 from ltc.dialects.ttg.types import AsyncTokenType, MemDescType
 
 __all__ = [
@@ -52,11 +52,12 @@ def _memdesc_of(value: SSAValue) -> MemDescType:
 class AsyncCopyGlobalToLocalOp(IRDLOperation):
     """Start a copy of a tensor of global pointers into a mutable shared buffer (cp.async).
 
-    ``%t = ttg.async_copy_global_to_local %ptrs, %buf mask %m other %o {cache = 1 : i32, evict = 1 : i32}
-    : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>``
+    ``%t = ttg.async_copy_global_to_local %ptrs, %buf mask %m other %o {cachePolicy = #tt.cache_policy<...>,
+    contiguity = 4 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>``
 
     The mask type is derived from the pointers (``i1`` elements), ``other``'s from
-    the pointee; the memdesc is written without ``!ttg.memdesc``.
+    the pointee; the memdesc is printed without ``!ttg.memdesc`` (read with or
+    without it). ``isVolatile = false`` and ``contiguity = 1`` are defaults, not printed.
     """
 
     name = "ttg.async_copy_global_to_local"
@@ -67,13 +68,17 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
     other = opt_operand_def(TensorType)
     token = result_def(AsyncTokenType)
 
-    cache = opt_prop_def(IntegerAttr[IntegerType])
-    evict = opt_prop_def(IntegerAttr[IntegerType])
+    cachePolicy = opt_prop_def(CachePolicyAttr)
     isVolatile = opt_prop_def(BoolAttr)
+    contiguity = opt_prop_def(IntegerAttr[IntegerType])
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    PROPERTIES: ClassVar[tuple[str, ...]] = ("cache", "evict", "isVolatile")
+    PROPERTIES: ClassVar[tuple[str, ...]] = ("cachePolicy", "isVolatile", "contiguity")
+    DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "isVolatile": IntegerAttr.from_bool(False),
+        "contiguity": IntegerAttr(1, i32),
+    }
 
     def __init__(
         self,
@@ -104,7 +109,12 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
         if not isinstance(src_type, TensorType) or not isinstance(src_type.element_type, PtrType):
             parser.raise_error("expected a tensor of !tt.ptr", pos, parser.pos)
         parser.parse_punctuation("->")
-        dst_type = MemDescType.parse_body(parser)
+        pos = parser.pos
+        dst_type = parser.parse_optional_type()  # ``!ttg.memdesc<...>``, else the bare ``<...>``
+        if dst_type is None:
+            dst_type = MemDescType.parse_body(parser)
+        elif not isinstance(dst_type, MemDescType):
+            parser.raise_error("expected a !ttg.memdesc", pos, parser.pos)
         shape, enc = src_type.get_shape(), src_type.encoding
         op = cls(
             parser.resolve_operand(src, src_type),
@@ -127,9 +137,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
         if self.other is not None:
             printer.print_string(" other ")
             printer.print_operand(self.other)
-        print_sorted_attr_dict(
-            printer, self, defaults={"isVolatile": IntegerAttr.from_bool(False)}, reserved=("operandSegmentSizes",)
-        )
+        print_sorted_attr_dict(printer, self, defaults=self.DEFAULTS, reserved=("operandSegmentSizes",))
         printer.print_string(" : ")
         printer.print_attribute(self.src.type)
         printer.print_string(" -> ")

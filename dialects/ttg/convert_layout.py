@@ -26,6 +26,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ltc.dialects.tt.checks import TT_TENSOR, check_ods_type, is_tt_tensor
 from ltc.dialects.ttg.memory import LocalAllocOp, LocalStoreOp
 from ltc.dialects.ttg_attrs import LayoutAttr
 
@@ -68,6 +69,8 @@ class ConvertLayoutOp(IRDLOperation):
 
     def verify_(self) -> None:
         src, res = self.src.type, self.result.type
+        check_ods_type(self, "operand", 0, src, is_tt_tensor(src), TT_TENSOR)
+        check_ods_type(self, "result", 0, res, is_tt_tensor(res), TT_TENSOR)
         assert isinstance(src, TensorType) and isinstance(res, TensorType)
         if src.get_shape() != res.get_shape():
             raise VerifyException("requires the same shape for all operands and results")

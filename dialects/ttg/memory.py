@@ -2,7 +2,8 @@
 
 ``ttg.local_alloc``, ``ttg.local_load``, ``ttg.local_store``, ``ttg.local_dealloc``,
 ``ttg.memdesc_trans``, ``ttg.memdesc_index``, ``ttg.memdesc_subslice``,
-``ttg.memdesc_reinterpret``, ``ttg.global_scratch_alloc``. ``ttg.local_alloc``
+``ttg.memdesc_reinterpret``, ``ttg.memdesc_reshape``, ``ttg.global_scratch_alloc``, and the
+indexed accesses ``ttg.local_gather``, ``ttg.local_scatter``, ``ttg.local_atomic_scatter_rmw``. ``ttg.local_alloc``
 writes its types as a function type (``(tensor<...>) -> !ttg.memdesc<...>``, ``()``
 without a source); ``ttg.memdesc_subslice`` writes its static offsets in brackets
 (``%0[0, 32]``); the others use declarative formats. Loads, stores and allocations
@@ -11,6 +12,8 @@ check the tensor against the memdesc with Triton's messages.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -33,16 +36,34 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
+from ltc.dialects.ods_checks import check_i32_attr
+from ltc.dialects.tt.attrs import RMWOpAttr
+from ltc.dialects.tt.types import element_bit_width
 from ltc.dialects.ttg.types import AsyncTokenType, MemDescType, attr_text, dims_text, shape_of_shaped
+from ltc.dialects.ttg_attrs import SharedLayoutAttr, layout_attr
+from ltc.encodings import Encoding, EncodingError, to_linear_layout
+from ltc.encodings.base import CGALayout
+from ltc.encodings.shared import (
+    NVMMASharedEncoding,
+    PaddedSharedEncoding,
+    SharedLinearEncoding,
+    SwizzledSharedEncoding,
+    reshape_row_major,
+)
+from ltc.linear_layout import LayoutError
 
 __all__ = [
     "GlobalScratchAllocOp",
     "LocalAllocOp",
+    "LocalAtomicScatterRMWOp",
     "LocalDeallocOp",
+    "LocalGatherOp",
     "LocalLoadOp",
+    "LocalScatterOp",
     "LocalStoreOp",
     "MemDescIndexOp",
     "MemDescReinterpretOp",
+    "MemDescReshapeOp",
     "MemDescSubsliceOp",
     "MemDescTransOp",
 ]
@@ -235,6 +256,61 @@ class MemDescTransOp(IRDLOperation):
                 f"result type {attr_text(res)} must have shape {dims_text(expected)} and element type "
                 f"{attr_text(src.element_type)} (the source permuted by order)"
             )
+        inferred = _trans_shared_layout(src, order)
+        if inferred is None:
+            return
+        written = res.encoding.encoding  # type: ignore[attr-defined]
+        try:
+            agree = inferred == written or to_linear_layout(inferred, expected) == to_linear_layout(written, expected)
+        except (EncodingError, LayoutError, ValueError, AttributeError):
+            return  # a written layout ltc cannot lay out: not provably different
+        if not agree:
+            want = MemDescType(
+                expected, src.element_type, layout_attr(inferred), src.memory_space,
+                src.mutable_memory.value.data, _permuted_alloc_shape(src, order),
+            )
+            raise VerifyException(
+                f"'ttg.memdesc_trans' op inferred type(s) '{attr_text(want)}' are incompatible with return "
+                f"type(s) of operation '{attr_text(res)}'"
+            )
+
+
+def _permuted_alloc_shape(src: MemDescType, order: Sequence[int]) -> tuple[int, ...] | None:
+    alloc = src.get_alloc_shape()
+    if alloc == src.get_shape():
+        return None
+    lead = len(alloc) - len(order)  # a subview's allocation may have extra leading dims
+    return (*alloc[:lead], *(alloc[lead + o] for o in order))
+
+
+def _trans_shared_layout(src: MemDescType, order: Sequence[int]) -> Encoding | None:
+    """The layout Triton infers for ``memdesc_trans`` of ``src`` by ``order``: swizzled
+    fields with ``order`` mapped through the inverse permutation; a 2-d NVMMA layout with
+    ``transposed`` flipped; otherwise the source's linear layout with its dims permuted,
+    as ``#ttg.shared_linear``. None where ltc has no linear layout for the source."""
+    enc = getattr(src.encoding, "encoding", None)
+    if enc is None or isinstance(enc, PaddedSharedEncoding):
+        return None
+    inverse = [0] * len(order)
+    for i, o in enumerate(order):
+        inverse[o] = i
+    cga = getattr(enc, "cga", None)
+    if isinstance(enc, SwizzledSharedEncoding):
+        moved_cga = CGALayout(tuple(tuple(b[o] for o in order) for b in enc.cga.block_bases))
+        return dataclasses.replace(enc, order=tuple(inverse[d] for d in enc.order), cga=moved_cga)
+    if isinstance(enc, NVMMASharedEncoding) and list(order) == [1, 0] and cga is not None and not cga.block_bases:
+        return dataclasses.replace(enc, transposed=not enc.transposed)
+    try:
+        layout = to_linear_layout(enc, src.get_shape())
+    except (EncodingError, LayoutError, ValueError, AttributeError):
+        return None
+    bases = {d: [[b[o] for o in order] for b in bs] for d, bs in layout.bases.items()}
+    offset, block = bases.get("offset", []), bases.get("block", [])
+    alignment = enc.alignment if isinstance(enc, SharedLinearEncoding) else 16
+    try:
+        return SharedLinearEncoding(tuple(map(tuple, offset)), tuple(map(tuple, block)), alignment)
+    except EncodingError:
+        return None
 
 
 @irdl_op_definition
@@ -266,6 +342,10 @@ class MemDescIndexOp(IRDLOperation):
             raise VerifyException("result element type must match desc element type")
         if res.get_shape() != src.get_shape()[1:]:
             raise VerifyException("result shape must match the input shape without its leading dimension")
+        if res.encoding != src.encoding:
+            raise VerifyException("src and result must have the same encoding")
+        if res.get_alloc_shape() != res.get_shape():
+            raise VerifyException("alloc shape must match shape for the result")
         index = _constant_int(self.index)
         if index is not None and not 0 <= index < src.get_shape()[0]:
             raise VerifyException(
@@ -310,7 +390,16 @@ class MemDescSubsliceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> MemDescSubsliceOp:
         src = parser.parse_unresolved_operand()
-        offsets = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+
+        def offset() -> int:
+            # MLIR parses each offset as an int32_t (a negative one fails the verifier).
+            pos = parser.pos
+            value = parser.parse_integer()
+            if not -(2**31) <= value < 2**31:
+                parser.raise_error("integer value too large", pos, parser.pos)
+            return value
+
+        offsets = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, offset)
         props, attrs = parse_attr_dict_into(parser, ("offsets",))
         parser.parse_punctuation(":")
         src_type = parser.parse_type()
@@ -347,8 +436,13 @@ class MemDescSubsliceOp(IRDLOperation):
             raise VerifyException("src and result must have the same encoding")
         if res.element_type != src.element_type:
             raise VerifyException("result element type must match desc element type")
+        if res.get_alloc_shape() != src.get_alloc_shape():
+            raise VerifyException("source and result must have the same allocation shape")
+        padded = getattr(src.encoding, "encoding", None)
+        if isinstance(padded, PaddedSharedEncoding) and padded.rank < len(src_shape):
+            raise VerifyException("SubSlice of low rank PaddedSharedEncoding from higher rank tensors is not supported yet")
         for off, s, r in zip(offsets, src_shape, res_shape):
-            if off + r > s:
+            if off < 0 or off + r > s:
                 raise VerifyException("The split offset may not exceed the source shape")
             if r and off % r:
                 raise VerifyException("The split offset may not touch the tile")
@@ -373,6 +467,30 @@ class MemDescReinterpretOp(IRDLOperation):
     def __init__(self, src: SSAValue, result_type: MemDescType):
         super().__init__(operands=[src], result_types=[result_type])
 
+    def verify_(self) -> None:
+        src, res = _tmem_columns(self.src.type), _tmem_columns(self.result.type)
+        if src is not None and res is not None and res > src:
+            raise VerifyException(
+                f"'ttg.memdesc_reinterpret' op result tensor-memory column footprint ({res} columns) "
+                f"exceeds the source view ({src} columns)"
+            )
+
+
+def _tmem_columns(t: Attribute) -> int | None:
+    """The 32-bit tensor-memory columns a ``#ttng.tensor_memory_encoding`` view of 128-row
+    blocks spans: one ``blockN``-wide stripe per ``blockM x blockN`` block, ``colStride``
+    elements apart, ``32 / bits`` elements per column; None for anything else."""
+    enc = getattr(t, "encoding", None)
+    if getattr(enc, "name", None) != "ttng.tensor_memory_encoding" or not isinstance(t, MemDescType):
+        return None
+    block_m, block_n, stride = enc.blockM.data, enc.blockN.data, enc.colStride.data  # type: ignore[attr-defined]
+    shape = t.get_shape()
+    bits = element_bit_width(t.element_type) or 0
+    if block_m != 128 or len(shape) != 2 or not block_n or not bits:
+        return None  # other block shapes share lanes; not modelled, never refused
+    blocks = -(-shape[0] // block_m) * -(-shape[1] // block_n)
+    return max(1, blocks * block_n * stride * bits // 32)
+
 
 @irdl_op_definition
 class GlobalScratchAllocOp(IRDLOperation):
@@ -395,3 +513,175 @@ class GlobalScratchAllocOp(IRDLOperation):
             result_types=[result_type],
             properties={"alignment": IntegerAttr(alignment, i32), "nbytes": IntegerAttr(nbytes, i32)},
         )
+
+    def verify_(self) -> None:
+        for name in ("alignment", "nbytes"):  # ODS's I32Attr, in name order
+            check_i32_attr(self, name)
+
+
+@irdl_op_definition
+class MemDescReshapeOp(IRDLOperation):
+    """View a whole allocation with another shape (same memory, row-major order kept).
+
+    ``%1 = ttg.memdesc_reshape %0 : !ttg.memdesc<32x1x4x64xf16, #shared, #smem, mutable>
+    -> !ttg.memdesc<128x64xf16, #shared1, #smem, mutable>``
+
+    The result's layout must be the source's linear layout read row-major in the
+    new shape (compared as linear layouts, not spellings).
+    """
+
+    name = "ttg.memdesc_reshape"
+
+    src = operand_def(MemDescType)
+    result = result_def(MemDescType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: MemDescType):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, res = self.src.type, self.result.type
+        assert isinstance(src, MemDescType) and isinstance(res, MemDescType)
+        if src.element_type != res.element_type:
+            raise VerifyException("'ttg.memdesc_reshape' op requires the same element type for all operands and results")
+        if math.prod(src.get_shape()) != math.prod(res.get_shape()):
+            raise VerifyException("number of src and dst elements of reshape must be the same")
+        if src.get_alloc_shape() != src.get_shape():
+            raise VerifyException("NYI: memdesc_reshape of memdesc_subslice")
+        if src.is_mutable != res.is_mutable:
+            raise VerifyException("'ttg.memdesc_reshape' op source and result must be both mutable or both immutable")
+        if src.memory_space != res.memory_space:
+            raise VerifyException("'ttg.memdesc_reshape' op source and result must be in the same memory space")
+        a, b = src.encoding, res.encoding
+        if not (isinstance(a, SharedLayoutAttr) and isinstance(b, SharedLayoutAttr)):
+            return
+        try:
+            expected = reshape_row_major(a.to_linear_layout(list(src.get_shape())), res.get_shape())
+            actual = b.to_linear_layout(list(res.get_shape()))
+        except (EncodingError, LayoutError, ValueError):
+            return  # no linear layout to compare (e.g. padded layouts)
+        if expected != actual:
+            raise VerifyException(
+                f"'ttg.memdesc_reshape' op result layout {attr_text(b)} is not the source layout {attr_text(a)} "
+                "reshaped"
+            )
+
+
+def _verify_gather_like(
+    op: Operation, memdesc: Attribute, indices: Attribute, values: Attribute, axis: int, what: str = "values"
+) -> None:
+    """Shared checks of ``ttg.local_gather`` / ``local_scatter``: the values tensor has the
+    indices' shape, the memdesc's element type and rank, and ``axis`` is a dim of it."""
+    assert isinstance(memdesc, MemDescType)
+    if not isinstance(indices, TensorType) or not isinstance(indices.element_type, IntegerType):
+        raise VerifyException(f"'{op.name}' op indices must be a tensor of integers")
+    if not isinstance(values, TensorType):
+        raise VerifyException(f"'{op.name}' op values must be a ranked tensor")
+    rank = len(memdesc.get_shape())
+    if not 0 <= axis < rank:
+        raise VerifyException(f"axis {axis} is out of bounds for source rank {rank}")
+    if len(indices.get_shape()) != rank:
+        raise VerifyException("source and indices must have the same rank")
+    if values.get_shape() != indices.get_shape():
+        raise VerifyException(f"'{op.name}' op indices and {what} shapes must match")
+    if values.element_type != memdesc.element_type:
+        raise VerifyException(f"{what} element type must match source element type")
+
+
+@irdl_op_definition
+class LocalGatherOp(IRDLOperation):
+    """``result[I] = src[I with I[axis] replaced by indices[I]]`` (shared memory).
+
+    ``%r = ttg.local_gather %md[%idx] {axis = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem>,
+    tensor<16x32xi32, #blocked> -> tensor<16x32xf16, #blocked>``
+    """
+
+    name = "ttg.local_gather"
+
+    src = operand_def(MemDescType)
+    indices = operand_def(TensorType)
+    token = opt_operand_def(AsyncTokenType)
+    axis = prop_def(IntegerAttr[IntegerType])
+    result = result_def(TensorType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$src `[` $indices `]` (`token` $token^)? attr-dict `:` type($src) `,` type($indices) `->` type($result)"
+    )
+
+    def __init__(self, src: SSAValue, indices: SSAValue, axis: int, result_type: TensorType):
+        super().__init__(
+            operands=[src, indices, []], result_types=[result_type], properties={"axis": IntegerAttr(axis, i32)}
+        )
+
+    def verify_(self) -> None:
+        _verify_gather_like(self, self.src.type, self.indices.type, self.result.type, self.axis.value.data, "result")
+
+
+@irdl_op_definition
+class LocalScatterOp(IRDLOperation):
+    """``dst[I with I[axis] replaced by indices[I]] = values[I]`` (shared memory).
+
+    ``ttg.local_scatter %md[%idx], %vals {axis = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem, mutable>,
+    tensor<16x32xi32, #blocked>, tensor<16x32xf16, #blocked>``
+    """
+
+    name = "ttg.local_scatter"
+
+    dst = operand_def(MemDescType)
+    values = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    token = opt_operand_def(AsyncTokenType)
+    axis = prop_def(IntegerAttr[IntegerType])
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$dst `[` $indices `]` `,` $values (`token` $token^)? attr-dict `:` type($dst) `,` type($indices) `,` "
+        "type($values)"
+    )
+
+    def __init__(self, dst: SSAValue, values: SSAValue, indices: SSAValue, axis: int):
+        super().__init__(operands=[dst, values, indices, []], properties={"axis": IntegerAttr(axis, i32)})
+
+    def verify_(self) -> None:
+        dst = self.dst.type
+        assert isinstance(dst, MemDescType)
+        if not dst.is_mutable:
+            raise VerifyException("Cannot store into immutable memory")
+        _verify_gather_like(self, dst, self.indices.type, self.values.type, self.axis.value.data)
+
+
+@irdl_op_definition
+class LocalAtomicScatterRMWOp(IRDLOperation):
+    """Atomic read-modify-write of ``dst`` at gathered positions; the old values.
+
+    ``%old = ttg.local_atomic_scatter_rmw add, %md[%idx], %vals[, %mask] {axis = 0 : i32}
+    : (!ttg.memdesc<...>, tensor<...xi32>, tensor<...xf32>[, tensor<...xi1>]) -> tensor<...xf32>``
+    """
+
+    name = "ttg.local_atomic_scatter_rmw"
+
+    atomic_rmw_op = prop_def(RMWOpAttr)
+    dst = operand_def(MemDescType)
+    values = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    mask = opt_operand_def(TensorType)
+    axis = prop_def(IntegerAttr[IntegerType])
+    result = result_def(TensorType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$atomic_rmw_op `,` $dst `[` $indices `]` `,` $values (`,` $mask^)? attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def verify_(self) -> None:
+        dst = self.dst.type
+        assert isinstance(dst, MemDescType)
+        if not dst.is_mutable:
+            raise VerifyException("Cannot store into immutable memory")
+        _verify_gather_like(self, dst, self.indices.type, self.values.type, self.axis.value.data)
+        if self.result.type != self.values.type:
+            raise VerifyException(f"'{self.name}' op result type must match the values type")

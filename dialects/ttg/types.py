@@ -21,7 +21,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr, SharedLayoutAttr
-from ltc.encodings.shared import NVMMASharedEncoding
+from ltc.encodings.shared import (
+    PADDED_NOT_FACTORED,
+    NVMMASharedEncoding,
+    PaddedSharedEncoding,
+    SharedLinearEncoding,
+)
 
 __all__ = [
     "AsyncTokenType",
@@ -183,6 +188,12 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("rank 0 memdesc is not allowed")
         if isinstance(self.encoding, DistributedLayoutAttr):
             raise VerifyException(f"{attr_text(self.encoding)} is not a valid encoding")
+        layout_rank = getattr(self.encoding.encoding, "rank", None) if isinstance(self.encoding, LayoutAttr) else None
+        if isinstance(layout_rank, int) and layout_rank not in (len(shape), len(shape) - 1):
+            # A buffer of N tiles may carry the tile's layout (one rank less).
+            raise VerifyException(
+                f"rank must be equal to or one less than the shape size. Got {layout_rank} and {len(shape)}"
+            )
         if isinstance(self.encoding, SharedLayoutAttr) and not isinstance(self.memory_space, SharedMemorySpaceAttr):
             raise VerifyException(
                 "memorySpace must be SharedMemorySpace for shared encoding. "
@@ -196,8 +207,24 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
                     "shape must be less than or equal to allocShape. "
                     f"shape = {', '.join(map(str, shape))}, allocShape = {', '.join(map(str, alloc_shape))}"
                 )
+        if isinstance(self.encoding, LayoutAttr) and isinstance(
+            self.encoding.encoding, (PaddedSharedEncoding, SharedLinearEncoding)
+        ):
+            # These layouts fix their own extent: the allocation's trailing dims must be it.
+            own = self.encoding.encoding.shape
+            for dim, (want, got) in enumerate(zip(alloc_shape[len(alloc_shape) - len(own) :], own)):
+                if want != got:
+                    raise VerifyException(f"Mismatch in expected shape for dimension {dim}. Expected: {want}, got: {got}")
+            padded = self.encoding.encoding
+            if isinstance(padded, PaddedSharedEncoding) and not padded.factors_into_cta_cga():
+                # The attribute alone is valid; Triton aborts on such a descriptor.
+                raise VerifyException(f"{attr_text(self.encoding)}: {PADDED_NOT_FACTORED}")
         if isinstance(self.encoding, LayoutAttr) and isinstance(self.encoding.encoding, NVMMASharedEncoding):
             _verify_nvmma_block(self.encoding.encoding, alloc_shape[len(alloc_shape) - len(shape) :])
+        # Encodings of other dialects (the ttng tensor-memory ones) state their own rules.
+        verify_memdesc = getattr(self.encoding, "verify_memdesc", None)
+        if verify_memdesc is not None:
+            verify_memdesc(self)
 
 
 def _verify_nvmma_block(enc: NVMMASharedEncoding, shape: Sequence[int]) -> None:

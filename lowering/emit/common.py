@@ -518,21 +518,25 @@ def declared_shared_bytes(module: ModuleOp) -> int | None:
     return size if 0 < size <= STATIC_SHARED_LIMIT else 0
 
 
-_HANDLERS: dict[type[Operation], str] = {
-    llvm.FRemOp: "frem",
-    llvm.FNegOp: "fneg",
-    llvm.ICmpOp: "icmp",
-    llvm.FCmpOp: "fcmp",
-    llvm.SelectOp: "select",
-    llvm.GEPOp: "gep",
-    llvm.ExtractValueOp: "extractvalue",
-    llvm.CallIntrinsicOp: "intrinsic",
-    llvm.InlineAsmOp: "inline_asm",
-    scf.ForOp: "for_loop",
-    scf.IfOp: "if_else",
+_HANDLERS: dict[str, str] = {
+    op.name: handler
+    for op, handler in (
+        (llvm.FRemOp, "frem"),
+        (llvm.FNegOp, "fneg"),
+        (llvm.ICmpOp, "icmp"),
+        (llvm.FCmpOp, "fcmp"),
+        (llvm.SelectOp, "select"),
+        (llvm.GEPOp, "gep"),
+        (llvm.ExtractValueOp, "extractvalue"),
+        (llvm.CallIntrinsicOp, "intrinsic"),
+        (llvm.InlineAsmOp, "inline_asm"),
+        (scf.ForOp, "for_loop"),
+        (scf.IfOp, "if_else"),
+    )
 }
-"""The printer method that prints each op class taking just the op (see
-:meth:`KernelBodyPrinter.op`)."""
+"""The printer method that prints each op taking just the op, by op name (see
+:meth:`KernelBodyPrinter.op`): by name, because a context may register its own class for
+an op (ltc's ``scf.for`` reads MLIR's bare ``-> T``)."""
 
 
 class KernelBodyPrinter:
@@ -608,7 +612,7 @@ class KernelBodyPrinter:
         elif (kind := cast_kind(op)) is not None:
             self.cast(op, kind)
         else:
-            handler = _HANDLERS.get(type(op))
+            handler = _HANDLERS.get(name)
             if handler is None:
                 raise EmitError(op, "is not in the lowered-IR contract")
             getattr(self, handler)(op)

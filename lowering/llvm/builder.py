@@ -396,6 +396,9 @@ class ThreadBuilder:
         uitofp, fptosi, fptoui, bitcast, ptrtoint, inttoptr); a no-op when types agree."""
         if a.type == t and name in ("bitcast", "zext", "sext", "trunc", "fpext", "fptrunc"):
             return a
+        if name == "inttoptr":
+            # xDSL's constructor always makes an address-space-0 pointer: give the type here
+            return self.value(llvm.IntToPtrOp.build(operands=[a], result_types=[t]))
         return self.value(_CASTS[name](a, t))
 
     def gep(self, base: SSAValue, index: SSAValue, pointee: Attribute) -> SSAValue:

@@ -23,7 +23,8 @@ basis stays inside one aligned constancy block of the mask's axis info along eve
 
 Broadcast registers (zero register bases) reuse the canonical register's load and are
 not stored twice; when lanes or warps hold copies of one element (zero lane/warp
-bases) only the copy with those bits zero stores it.
+bases) only the copy with those bits zero stores it. A scalar store (every thread holds
+the value) is made by thread 0 alone.
 """
 
 from __future__ import annotations
@@ -293,6 +294,13 @@ def _owner_predicate(fl: FunctionLowering, layout: LinearLayout) -> SSAValue | N
     return b.icmp("eq", b.binary("and", fl.tid(), b.i32(mask)), b.i32(0))
 
 
+def _first_thread(fl: FunctionLowering) -> SSAValue:
+    """``tid.x == 0``: a scalar store's one writer (every thread holds the scalar; Triton
+    also lets only thread 0 store it)."""
+    b = fl.b
+    return b.icmp("eq", fl.tid(), b.i32(0))
+
+
 def _store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     b = fl.b
     ptrs, values = args[0], args[1]
@@ -308,7 +316,7 @@ def _store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Low
         vec = vector_width(fl, op, layout, bits)
         ptr_regs, val_regs = list(ptrs.regs), list(values.regs)
     masks = _regs(_operand(op, "mask", args), n)
-    owner = _owner_predicate(fl, layout) if layout is not None else None
+    owner = _owner_predicate(fl, layout) if layout is not None else _first_thread(fl)
     word_bits = _word_bits(vec, bits)
     nwords = vec * bits // word_bits
     free = _free_register_mask(layout) if layout is not None else 0

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.passes import ModulePass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # xDSL is imported with the pass, not for --help
+    from xdsl.passes import ModulePass
 
 
 def _convert_to_llvm() -> type[ModulePass]:
@@ -18,6 +21,6 @@ LOWERING_PASSES: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
     "convert-tritongpu-to-llvm": (
         _convert_to_llvm,
         "lower laid-out TTGIR to per-thread LLVM-dialect IR (registers, shuffles, shared memory) "
-        "{target=sm_90|sm_80}",
+        "for sm_80 or sm_90 {target=sm_90}",
     ),
 }

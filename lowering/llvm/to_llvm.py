@@ -8,7 +8,9 @@ per-function state of :mod:`ltc.lowering.llvm.function`; then pure ops left unus
 builder's rewrites are removed. The scratch the functions claimed becomes one
 ``@global_smem`` array and the module's ``ttg.shared``.
 
-The output is the *lowered-IR contract* (what the emitters accept): one block per
+A function of several blocks (early returns: ``cf.br`` / ``cf.cond_br``) is first
+rewritten as nested ``scf.if`` (``ltc.passes.structurize_cf``); loops of branches are
+refused by name. The output is the *lowered-IR contract* (what the emitters accept): one block per
 function, only the llvm ops, intrinsics and inline PTX that :mod:`ltc.lowering.llvm.builder`
 makes, and ``scf.for``/``scf.if``/``scf.yield``.
 """
@@ -23,6 +25,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -35,6 +38,8 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 
 from ltc.dialects import tt
+from ltc.hardware import check_num_warps
+from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.lowering.llvm.builder import ThreadBuilder
 from ltc.lowering.llvm.control import CONTROL_HANDLERS
 from ltc.lowering.llvm.convert_layout import CONVERT_HANDLERS
@@ -46,6 +51,7 @@ from ltc.lowering.llvm.shape import SHAPE_HANDLERS
 from ltc.passes.axis_info import AxisInfoAnalysis
 from ltc.passes.layout_ir import ModuleConfig
 from ltc.passes.strides import StrideAnalysis
+from ltc.passes.structurize_cf import StructurizeError, structurize_function
 
 __all__ = ["HANDLERS", "ConvertTritonGPUToLLVMPass", "lower_module", "remove_dead_ops"]
 
@@ -84,11 +90,33 @@ def remove_dead_ops(block: Block) -> None:
             op.erase()
 
 
+def _check_result_types(func: tt.FuncOp) -> None:
+    """Refuse (``LoweringError`` at the op) what the lowering cannot hold in registers:
+    an ``index`` value (no bit width), a tensor without elements, or a tensor whose layout does not fit its shape
+    (Triton checks layouts only on its own dialects' ops, so an ``arith`` op may carry
+    a layout of the wrong rank or size)."""
+    for op in func.walk():
+        for value in op.results:
+            ty = value.type
+            if isinstance(ty.element_type if isinstance(ty, TensorType) else ty, IndexType):
+                raise LoweringError(op, f"convert-tritongpu-to-llvm: 'index' values are not supported ({op.name})")
+            if isinstance(ty, TensorType) and 0 in ty.get_shape():
+                raise LoweringError(op, f"convert-tritongpu-to-llvm: tensors without elements are not supported ({op.name})")
+            if isinstance(ty, TensorType) and isinstance(ty.encoding, LayoutAttr):
+                try:
+                    ty.encoding.to_linear_layout(tuple(ty.get_shape()))
+                except ValueError as e:  # EncodingError, ShapeError, LayoutError
+                    layout = ty.encoding.encoding.to_text()
+                    raise LoweringError(op, f"convert-tritongpu-to-llvm: {layout}: {e}") from None
+
+
 def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysis) -> tuple[llvm.FuncOp, int]:
     arg_types = [scalar_type(a.type) for a in func.body.block.args]
     for a in func.body.block.args:
         if isinstance(a.type, TensorType):
             raise LoweringError(func, "kernel arguments must be scalars or pointers, not tensors")
+        if not (isinstance(a.type, IntegerType | tt.PtrType) or tt.is_float_type(a.type)):
+            raise LoweringError(func, f"kernel arguments must be scalars or pointers, not {a.type}")
     entry = Block(arg_types=arg_types)
     fl = FunctionLowering(
         ThreadBuilder(entry), config, handlers=HANDLERS, entry=entry, axis=axis, strides=StrideAnalysis(axis)
@@ -118,6 +146,23 @@ def lower_module(module: ModuleOp, target: str = "sm_90") -> None:
     config = replace(config, capability=min(config.capability, int(target.removeprefix("sm_"))))
     if config.num_ctas != 1:
         raise LoweringError(module, "convert-tritongpu-to-llvm handles num-ctas = 1 only")
+    if config.threads_per_warp != 32:
+        raise LoweringError(module, f"convert-tritongpu-to-llvm handles 32 threads per warp only, not {config.threads_per_warp}")
+    try:
+        check_num_warps(config.num_warps, config.threads_per_warp)
+    except ValueError as e:
+        raise LoweringError(module, f"convert-tritongpu-to-llvm: ttg.num-warps: {e}") from None
+    for op in list(module.body.block.ops):
+        if isinstance(op, tt.FuncOp):
+            if not op.body.blocks:  # ltc lowers kernels (no calls): a declaration is foreign here
+                raise LoweringError(
+                    op, f"convert-tritongpu-to-llvm: function declaration @{op.sym_name.data} (no body) is not supported"
+                )
+            try:  # early returns (cf.br / cf.cond_br) become scf.if: the emitters take one block
+                structurize_function(op)
+            except StructurizeError as e:
+                raise LoweringError(e.op, f"convert-tritongpu-to-llvm: {e.message}") from None
+            _check_result_types(op)  # before the axis analysis looks at the values
     shared = 0
     axis = AxisInfoAnalysis(module)
     for op in list(module.body.block.ops):
@@ -154,7 +199,10 @@ class ConvertTritonGPUToLLVMPass(ModulePass):
 
     target: str = "sm_90"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self) -> None:
+        # checked when the pipeline is built: a bad target is a usage error
         if self.target not in ("sm_80", "sm_90"):
-            raise LoweringError(op, f"unknown target '{self.target}' (sm_80 or sm_90)")
+            raise ValueError(f"target={self.target}: must be sm_80 or sm_90")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         lower_module(op, self.target)

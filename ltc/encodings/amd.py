@@ -328,8 +328,11 @@ class AMDMfmaEncoding(_InstructionTile, DistributedEncoding):
     # -- text
     @classmethod
     def from_fields(cls, fields: FieldReader) -> AMDMfmaEncoding:
-        enc = cls(
-            version=fields.int("version"),
+        """Triton 3.9's reading: ``version`` defaults to 0 and keys it does not
+        know (``isTranspose``, the old ``CTAsPerCGA`` ...) are ignored, so they
+        are left unread here too (no ``finish()``)."""
+        return cls(
+            version=fields.int("version", default=0),
             warps_per_cta=fields.ints("warpsPerCTA"),
             instr_shape=fields.ints("instrShape"),
             is_transposed=fields.bool("isTransposed", default=False),
@@ -337,8 +340,6 @@ class AMDMfmaEncoding(_InstructionTile, DistributedEncoding):
             tiles_per_warp=fields.ints("tilesPerWarp", default=()),
             element_bit_width=fields.int("elementBitWidth", default=32),
         )
-        fields.finish()
-        return enc
 
     def body_text(self, alias: AliasFn | None = None) -> str:
         unit_tiles = all(t == 1 for t in self.tiles_per_warp)
@@ -453,7 +454,9 @@ class AMDWmmaEncoding(_InstructionTile, DistributedEncoding):
         if allowed is not None and k_width not in allowed:
             choices = "/".join(str(k) for k in allowed)
             raise EncodingError(
-                f"ttg.dot_op kWidth parameter must be {choices} for WMMA v{self.version}, got {k_width}", "kWidth"
+                f"ttg.dot_op kWidth parameter must be {choices} for WMMA v{self.version} "
+                f"(including packed cases for `scaled_dot`), got {k_width}",
+                "kWidth",
             )
         _check_k_width_pow2(k_width, f"WMMA v{self.version}")
 
@@ -498,19 +501,20 @@ class AMDWmmaEncoding(_InstructionTile, DistributedEncoding):
     # -- text
     @classmethod
     def from_fields(cls, fields: FieldReader) -> AMDWmmaEncoding:
-        version = fields.int("version")
+        """Triton 3.9's reading: ``version`` defaults to 0 (which then fails the
+        version check) and keys it does not know, at the top or inside
+        ``ctaLayout``, are ignored, so they are left unread (no ``finish()``)."""
+        version = fields.int("version", default=0)
         is_transposed = fields.bool("isTranspose", default=False)
         cta = fields.dict("ctaLayout")
         register_bases = cta.bases("register", default=())
         warp_bases = cta.bases("warp", default=())
-        cta.finish()
         cga = CGALayout.read(fields)
         instr_shape = fields.ints("instrShape", default=WMMA_DEFAULT_INSTR_SHAPE)
         deduced = next((len(b) for b in warp_bases + register_bases + cga.block_bases), None)
         rank = fields.int("rank", default=deduced if deduced is not None else 2)
         if deduced is not None and rank != deduced:
             raise EncodingError(f"rank = {rank} but the bases have {deduced} entries", "rank")
-        fields.finish()
         return cls(
             version=version,
             is_transposed=is_transposed,
@@ -522,11 +526,13 @@ class AMDWmmaEncoding(_InstructionTile, DistributedEncoding):
         )
 
     def body_text(self, alias: AliasFn | None = None) -> str:
+        # Triton prints an empty ``warp`` list as nothing (``ctaLayout = {}``)
+        # but its parser requires the key, so ltc always prints ``warp``: the
+        # text then re-reads in Triton, which re-prints it as its own.
         cta = []
         if self.register_bases:
             cta.append(f"register = {format_bases(self.register_bases)}")
-        if self.warp_bases:
-            cta.append(f"warp = {format_bases(self.warp_bases)}")
+        cta.append(f"warp = {format_bases(self.warp_bases)}")
         default_instr = tuple(self.instr_shape) == WMMA_DEFAULT_INSTR_SHAPE
         instr = "" if default_instr else f", instrShape = {format_ints(self.instr_shape)}"
         return (

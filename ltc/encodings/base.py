@@ -40,6 +40,32 @@ class EncodingError(ValueError):
         self.field = field
 
 
+def triton_unsigned(value: int, desc: str, field: str) -> int:
+    """An integer field as Triton's attribute parser reads it: the literal is an ``i64``
+    (outside ``[-2**63, 2**64)``: "integer constant out of range"), read as signed
+    (so ``2**63`` and above are negative), refused when negative, then truncated to
+    32 bits (``unsigned``). ``desc`` is Triton's name for the field in its message."""
+    if not -(1 << 63) <= value < 1 << 64:
+        raise EncodingError("integer constant out of range for attribute", field)
+    if value >= 1 << 63:
+        value -= 1 << 64
+    if value < 0:
+        raise EncodingError(f"expected an unsigned integer value in {desc}", field)
+    return value & 0xFFFFFFFF
+
+
+def read_unsigned(fields: FieldReader, key: str, desc: str, default: int | None = None) -> int:
+    """``fields.int(key)`` checked and truncated as Triton does (``triton_unsigned``)."""
+    return triton_unsigned(fields.int(key, default), desc, key)
+
+
+def read_unsigneds(
+    fields: FieldReader, key: str, desc: str, default: Sequence[int] | None = None
+) -> tuple[int, ...]:
+    """``fields.ints(key)``, each entry checked and truncated as Triton does."""
+    return tuple(triton_unsigned(v, desc, key) for v in fields.ints(key, default))
+
+
 class ShapeError(ValueError):
     """A shape that the encoding cannot take (wrong rank, not powers of 2...)."""
 
@@ -153,8 +179,8 @@ class CGALayout:
             ll = None
         if ll is None or not ll.is_invertible():
             raise EncodingError(
-                f"CGALayout {format_bases(self.block_bases)}: after removing broadcast bases "
-                "the CGA layout must be a permutation matrix",
+                "After removing the zero bases the CGA encoding must be a permutation matrix "
+                f"(CGALayout = {format_bases(self.block_bases)})",
                 "CGALayout",
             )
 

@@ -26,6 +26,7 @@ from ltc.encodings.base import (
     DistributedEncoding,
     EncodingError,
     check_shape,
+    read_unsigneds,
     register_encoding,
 )
 from ltc.layout_utils import combine_cta_cga_with_shape, identity_standard_nd
@@ -101,10 +102,10 @@ class BlockedEncoding(DistributedEncoding):
     @classmethod
     def from_fields(cls, fields: FieldReader) -> BlockedEncoding:
         enc = cls(
-            size_per_thread=fields.ints("sizePerThread"),
-            threads_per_warp=fields.ints("threadsPerWarp"),
-            warps_per_cta=fields.ints("warpsPerCTA"),
-            order=fields.ints("order"),
+            size_per_thread=read_unsigneds(fields, "sizePerThread", "number of elements per thread"),
+            threads_per_warp=read_unsigneds(fields, "threadsPerWarp", "number of threads per warp"),
+            warps_per_cta=read_unsigneds(fields, "warpsPerCTA", "number of warps per CTA"),
+            order=read_unsigneds(fields, "order", "order"),
             cga=CGALayout.read(fields),
         )
         fields.finish()
@@ -133,9 +134,14 @@ def blocked_for_shape(
     lanes take ``clamp(threads, 1, lanes left)`` of them and warps
     ``clamp(threads / lanes, 1, warps left)``. The last dim in ``order`` takes the lanes
     and warps that remain, so lanes multiply to ``threads_per_warp`` and warps to
-    ``num_warps`` whatever the shape (small shapes broadcast).
+    ``num_warps`` whatever the shape (small shapes broadcast). ``shape`` must have rank
+    >= 1 and power-of-two (or zero) dims (``EncodingError`` otherwise).
     """
     rank = len(shape)
+    if rank == 0:
+        raise EncodingError("a rank-0 shape has no blocked layout")
+    if any(d < 0 or d & (d - 1) for d in shape):
+        raise EncodingError(f"shape {list(shape)}: every size must be 0 or a power of 2", "shape")
     if len(size_per_thread) != rank or len(order) != rank:
         raise EncodingError(f"sizePerThread {list(size_per_thread)} and order {list(order)} need rank {rank}")
     check_order(order, rank)

@@ -35,6 +35,8 @@ from ltc.encodings.base import (
     DistributedEncoding,
     EncodingError,
     check_shape,
+    read_unsigned,
+    read_unsigneds,
     register_encoding,
 )
 from ltc.encodings.blocked import check_pow2_list
@@ -178,15 +180,17 @@ class NvidiaMmaEncoding(DistributedEncoding):
 
     @classmethod
     def from_fields(cls, fields: FieldReader) -> NvidiaMmaEncoding:
-        enc = cls(
-            version_major=fields.int("versionMajor"),
-            version_minor=fields.int("versionMinor", default=0),
-            warps_per_cta=fields.ints("warpsPerCTA"),
-            instr_shape=fields.ints("instrShape"),
+        """Triton 3.9's reading: both versions default to 0 (a missing
+        ``versionMajor`` then fails the version check) and keys it does not
+        know (the old ``CTAsPerCGA``/``CTASplitNum``/``CTAOrder`` ...) are
+        ignored, so they are left unread here too (no ``finish()``)."""
+        return cls(
+            version_major=read_unsigned(fields, "versionMajor", "versionMajor", 0),
+            version_minor=read_unsigned(fields, "versionMinor", "versionMinor", 0),
+            warps_per_cta=read_unsigneds(fields, "warpsPerCTA", "warpsPerCTA"),
+            instr_shape=read_unsigneds(fields, "instrShape", "instrShape"),
             cga=CGALayout.read(fields),
         )
-        fields.finish()
-        return enc
 
     def body_text(self, alias: AliasFn | None = None) -> str:
         return (

@@ -91,6 +91,8 @@ from ltc.encodings.base import (
     ShapeError,
     check_shape,
     format_shape,
+    read_unsigned,
+    read_unsigneds,
     register_encoding,
 )
 from ltc.encodings.blocked import check_order
@@ -110,6 +112,7 @@ PARTITION = "partition"
 
 NVMMA_SWIZZLE_WIDTHS = (0, 32, 64, 128)
 TMA_MAX_BOX_DIM = 256
+PADDED_NOT_FACTORED = "layout must factor into CTA and CGA layouts"
 
 
 # --------------------------------------------------------------------------
@@ -130,14 +133,15 @@ def _powers_below(n: int) -> list[int]:
 
 def shape_per_cta(shape: Sequence[int], cga: CGALayout) -> tuple[int, ...]:
     """Triton's ``getShapePerCTA``: each dim divided by the number of CTAs
-    that split it (non-zero CGA bases along it), and never below 1."""
+    that split it (non-zero CGA bases along it), and never below 1 (a zero-size
+    dim stays 0)."""
     split = [1] * len(shape)
     for b in cga.block_bases:
         for d, c in enumerate(b):
             if c:
                 split[d] *= 2
                 break
-    return tuple(s // min(s, p) for s, p in zip(shape, split))
+    return tuple(s // min(s, p) if s > 0 else s for s, p in zip(shape, split))
 
 
 def order_per_dim(bases: Bases, rank: int) -> tuple[int, ...]:
@@ -275,10 +279,10 @@ class _PhaseSwizzledEncoding(SharedEncoding):
     def from_fields(cls, fields: FieldReader) -> _PhaseSwizzledEncoding:
         # Triton leaves a missing vec/perPhase/maxPhase at 0.
         enc = cls(
-            vec=fields.int("vec", 0),
-            per_phase=fields.int("perPhase", 0),
-            max_phase=fields.int("maxPhase", 0),
-            order=fields.ints("order"),
+            vec=read_unsigned(fields, "vec", "vec", 0),
+            per_phase=read_unsigned(fields, "perPhase", "perPhase", 0),
+            max_phase=read_unsigned(fields, "maxPhase", "maxPhase", 0),
+            order=read_unsigneds(fields, "order", "order"),
             cga=CGALayout.read(fields),
         )
         fields.finish()
@@ -460,9 +464,9 @@ class NVMMASharedEncoding(SharedEncoding):
         cga = CGALayout.read(fields)
         default_rank = len(cga.block_bases[0]) if cga.block_bases else 2
         enc = cls(
-            swizzling_byte_width=fields.int("swizzlingByteWidth"),
+            swizzling_byte_width=read_unsigned(fields, "swizzlingByteWidth", "swizzlingByteWidth"),
             transposed=fields.bool("transposed", False),
-            element_bit_width=fields.int("elementBitWidth"),
+            element_bit_width=read_unsigned(fields, "elementBitWidth", "elementBitWidth"),
             fp4_padded=fields.bool("fp4Padded", False),
             layout_rank=fields.int("rank", default_rank),
             cga=cga,
@@ -500,6 +504,9 @@ class PaddedSharedEncoding(SharedEncoding):
     intervals: tuple[tuple[int, int], ...]
     offset_bases: Bases
     block_bases: Bases = ()
+    # The rank, which the bases cannot tell when there are none (``shape = [1]``);
+    # set from the bases whenever there are some.
+    layout_rank: int = 0
 
     mnemonic = "padded_shared"
 
@@ -516,7 +523,10 @@ class PaddedSharedEncoding(SharedEncoding):
                 raise EncodingError("interval values cannot have duplicates", "intervals")
             seen.add(interval)
         per_dim = {OFFSET: self.offset_bases, BLOCK: self.block_bases}
+        if not self.offset_bases and not self.block_bases and self.layout_rank > 0:
+            return  # one element (every dim of size 1): nothing more to check
         rank = _check_bases_shape(per_dim, OFFSET)
+        object.__setattr__(self, "layout_rank", rank)  # frozen: normalise so equal layouts compare equal
         for name, bases in per_dim.items():
             for b in bases:
                 nonzero = [c for c in b if c]
@@ -526,9 +536,17 @@ class PaddedSharedEncoding(SharedEncoding):
                     raise EncodingError(f"Each {name} basis must be 0 or a power of two: {list(b)}", name)
         if any(not any(b) for b in self.offset_bases):
             raise EncodingError("Broadcasting in offset dimension is not supported.", OFFSET)
-        layout = _surjective_layout(per_dim, rank, OFFSET)
-        if not layout.remove_zero_bases_along_dim(BLOCK).is_invertible():
-            raise EncodingError("the offset and block bases must not repeat (the layout must be a bijection)", BLOCK)
+        _surjective_layout(per_dim, rank, OFFSET)
+        # Triton 3.9's attribute verifier stops here: block bases that repeat an
+        # offset basis pass it ("broadcasting in block dim is allowed"), and only
+        # a use of the layout needs it to factor (see ``factors_into_cta_cga``).
+
+    def factors_into_cta_cga(self) -> bool:
+        """Whether the linear component, less its zero (broadcast) block bases,
+        is a bijection: every (offset, CTA) pair holds its own element. Triton
+        aborts ("layout must factor into CTA and CGA layouts") on a memory
+        descriptor whose padded layout does not."""
+        return self.linear_component().remove_zero_bases_along_dim(BLOCK).is_invertible()
 
     @classmethod
     def identity(
@@ -546,11 +564,11 @@ class PaddedSharedEncoding(SharedEncoding):
         check_order(order, len(order))
         names = standard_out_dim_names(len(shape))
         layout = identity_standard_nd(OFFSET, shape, order).transpose_outs(names)
-        return cls(tuple((int(i), int(p)) for i, p in intervals), tuple(layout.bases[OFFSET]), ())
+        return cls(tuple((int(i), int(p)) for i, p in intervals), tuple(layout.bases[OFFSET]), (), len(shape))
 
     @property
     def rank(self) -> int:
-        return len((self.offset_bases or self.block_bases)[0])
+        return self.layout_rank
 
     def linear_component(self) -> LinearLayout:
         """The offset/block -> index map (padding excluded)."""
@@ -573,6 +591,8 @@ class PaddedSharedEncoding(SharedEncoding):
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         shape = check_shape(shape, self.rank, "#ttg.padded_shared")
         _check_exact_shape(shape, self.shape, "#ttg.padded_shared")
+        if not self.factors_into_cta_cga():
+            raise EncodingError(PADDED_NOT_FACTORED, BLOCK)
         return self.linear_component()
 
     @classmethod
@@ -596,11 +616,16 @@ class PaddedSharedEncoding(SharedEncoding):
             raise AttrTextError("#ttg.padded_shared: expected at least one 'interval:+pad'", node.items[0].col)
         fields = _field_reader(node, node.items[1], resolve)
         if fields.has(OFFSET) or fields.has(BLOCK):
-            enc = cls(tuple(intervals), fields.bases(OFFSET), fields.bases(BLOCK))
-        else:
-            enc = cls.identity(intervals, fields.ints("shape"), fields.ints("order"))
-        fields.finish()
-        return enc
+            # Triton 3.9 reads only the two bases here: any other key draws a
+            # diagnostic but the attribute still parses, so ltc ignores it too.
+            for name in (OFFSET, BLOCK):
+                if not fields.has(name):
+                    raise AttrTextError(f"Expected basis of '{name}' not found", node.col)
+            return cls(tuple(intervals), fields.bases(OFFSET), fields.bases(BLOCK))
+        for key in sorted(fields.entries):  # Triton walks its dictionary in key order
+            if key not in ("order", "shape"):
+                raise AttrTextError(f'Unexpected attribute "{key}" found', fields.column(key))
+        return cls.identity(intervals, fields.ints("shape"), fields.ints("order"))
 
     def body_text(self, alias: AliasFn | None = None) -> str:
         pairs = ", ".join(f"{i}:+{p}" for i, p in self.intervals)

@@ -37,6 +37,10 @@ class SourceFile:
         line = bisect.bisect_right(self._line_starts, offset) - 1
         return line + 1, offset - self._line_starts[line] + 1
 
+    def line_start(self, line: int) -> int:
+        """The offset of the first character of 1-based ``line``."""
+        return self._line_starts[line - 1]
+
     def line_text(self, line: int) -> str:
         """The text of 1-based ``line`` without its newline."""
         start = self._line_starts[line - 1]

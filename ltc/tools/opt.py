@@ -10,11 +10,15 @@ RUN lines written for ``triton-opt`` work unchanged.
 
 Bad input never produces a traceback: one ``file:line:col: error: message`` line, the
 offending source line and a caret go to stderr, the exit status is 1 and nothing is
-written to ``-o``. With ``--verify-diagnostics`` the diagnostic is printed to the
-output in place of the chunk's IR and the run goes on (exit 0), which is how lit tests
-check error messages.
+written to ``-o``. With ``--split-input-file`` every ``// -----`` chunk is processed
+and printed on its own (outputs joined by ``// -----``, as MLIR does); a failing chunk
+prints its diagnostic and no IR, and the run exits 1 at the end.
+``--verify-diagnostics`` checks the diagnostics against the input's MLIR annotations
+(``// expected-error @+1 {{message}}``, see ``ltc.tools.verify_diagnostics``): exit 0
+when every chunk produced exactly the expected ones, else each miss is reported.
 
-Exit status: 0 ok, 1 bad input (or a pass failed), 2 usage error, 3 internal error.
+Exit status: 0 ok, 1 bad input (or a pass refused it), 2 usage error, 3 internal error
+(a bug in ltc: please report it with the input).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import contextlib
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, NoReturn
 
@@ -46,11 +50,24 @@ _SHORT_WITH_VALUE = ("-p", "-o")
 
 
 class InputError(Exception):
-    """Bad input: ``text`` is the full diagnostic (already formatted)."""
+    """Bad input at character ``offset`` of the input file."""
+
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+class _FileError(Exception):
+    """The input cannot be read at all; ``text`` is the full diagnostic."""
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
+
+
+class _InternalError(Exception):
+    """A pass raised something that is not a refusal of the input: a bug in ltc."""
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -62,10 +79,18 @@ class _ArgumentParser(argparse.ArgumentParser):
 def _help_epilog() -> str:
     from ltc.tools.pipeline import all_passes
 
+    import textwrap
+
     passes = all_passes()
-    width = max(len(n) for n in passes) + 2
-    lines = ["passes (run in command-line order; options as --NAME='k=v k2=v2' or -p 'NAME{k=v}'):"]
-    lines += [f"  --{name:<{width}}{desc}" for name, (_, desc) in passes.items()]
+    lines = [
+        "passes (run in command-line order; options, shown with their defaults in {...},",
+        "as --NAME='k=v k2=v2' or -p 'NAME{k=v}'):",
+    ]
+    for name, (_, desc) in passes.items():
+        lines.append(f"  --{name}")
+        lines += textwrap.wrap(
+            desc, 88, initial_indent="      ", subsequent_indent="      ", break_on_hyphens=False
+        )
     lines += [
         "",
         "code generation: --emit llvm|ptx lowers the result to LLVM IR or PTX for --target;",
@@ -75,7 +100,7 @@ def _help_epilog() -> str:
         "",
         "Triton's single-dash spellings (-split-input-file, -canonicalize, -mlir-print-debuginfo,",
         "-pass-pipeline='builtin.module(a,b)') are accepted as well.",
-        "exit status: 0 ok, 1 bad input or failed pass, 2 usage error, 3 internal error.",
+        "exit status: 0 ok, 1 bad input or a pass refused it, 2 usage error, 3 internal error (a bug in ltc).",
     ]
     return "\n".join(lines)
 
@@ -94,11 +119,13 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="comma-separated passes with options, e.g. 'canonicalize,cse' or 'builtin.module(cse)'",
     )
     p.add_argument("--split-input-file", action="store_true",
-                   help="process each '// -----' section on its own; join outputs with '// -----'")
+                   help="process each '// -----' section on its own; join outputs with '// -----'; "
+                   "a failing section reports, the others print, exit 1 at the end")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
                    help="accept ops of unknown dialects (in generic form) and keep them as they are")
     p.add_argument("--verify-diagnostics", action="store_true",
-                   help="print diagnostics to the output instead of failing (exit 0), for lit tests")
+                   help="check the diagnostics against the input's '// expected-error @+1 {{...}}' "
+                   "annotations (as MLIR does); exit 1 on a missing or unexpected one")
     p.add_argument("--print-debuginfo", action="store_true", help="print locations: loc(...)")
     p.add_argument("--print-op-generic", action="store_true", help="print every op in generic form")
     p.add_argument("--verify-each", action="store_true", help="verify the module after every pass")
@@ -108,7 +135,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", choices=("sm_80", "sm_90"), default="sm_90",
                    help="GPU for --emit llvm|ptx and convert-tritongpu-to-llvm (default sm_90)")
     p.add_argument("--num-warps", type=int, default=4, metavar="N",
-                   help="warps per CTA when TTIR input is laid out for --emit (default 4)")
+                   help="warps per CTA when TTIR input is laid out for --emit: a power of two, 1 to 32 (default 4)")
     p.add_argument(
         "--debug-layouts",
         action="store_true",
@@ -192,33 +219,35 @@ def _read_input(path: str, stdin: IO[str]) -> SourceFile:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise InputError(f"{path}:1:1: error: cannot read input file: {e.strerror or e}") from None
+        raise _FileError(f"{path}:1:1: error: cannot read input file: {e.strerror or e}") from None
     try:
         return SourceFile(path, data.decode("utf-8"))
     except UnicodeDecodeError as e:
         good = SourceFile(path, data[: e.start].decode("utf-8"))
-        raise InputError(good.diagnostic(e.start and len(good.text), "input is not valid UTF-8")) from None
+        raise _FileError(good.diagnostic(e.start and len(good.text), "input is not valid UTF-8")) from None
 
 
-def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Options) -> str:
-    """The printed result of one chunk; raises InputError for bad input."""
+def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> str:
+    """The printed result of one chunk; raises InputError for bad input (offsets are
+    in the whole file) and _InternalError for a bug."""
     from ltc.dialects.context import triton_context
     from ltc.dialects.printer import print_module
     from ltc.dialects.reader import SourceError, parse_module_text
     from ltc.dialects.verifier import OpVerifyError, verify_module
+    from ltc.tools.pipeline import refusal_types
 
     ctx = triton_context(allow_unregistered=opts.allow_unregistered_dialect)
     try:
-        parsed = parse_module_text(ctx, text, source.name)
+        parsed = parse_module_text(ctx, text, name)
     except SourceError as e:
-        raise InputError(source.diagnostic(chunk_offset + e.offset, e.message)) from None
+        raise InputError(chunk_offset + e.offset, e.message) from None
 
     def op_offset(op: object) -> int:
         cur = op
         while cur is not None:
             if cur in parsed.op_offsets:
                 return chunk_offset + parsed.op_offsets[cur]
-            cur = cur.parent_op()  # type: ignore[attr-defined]
+            cur = getattr(cur, "parent_op", lambda: None)()
         return chunk_offset
 
     def verify(after: str | None) -> None:
@@ -226,7 +255,7 @@ def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Optio
             verify_module(parsed.module)
         except OpVerifyError as e:
             message = e.message if after is None else f"after pass '{after}': {e.message}"
-            raise InputError(source.diagnostic(op_offset(e.op), message)) from None
+            raise InputError(op_offset(e.op), message) from None
 
     verify(None)
     if opts.pipeline is not None:
@@ -239,20 +268,24 @@ def _process_chunk(source: SourceFile, chunk_offset: int, text: str, opts: Optio
             replace(opts.pipeline, callback=between_passes).apply(ctx, parsed.module)
         except InputError:
             raise
+        except refusal_types() as e:
+            op = getattr(e, "op", None)
+            message = getattr(e, "message", None) or str(e)
+            raise InputError(op_offset(op) if op is not None else chunk_offset, one_line(message)) from None
         except Exception as e:
-            raise InputError(
-                source.diagnostic(chunk_offset, f"a pass failed: {type(e).__name__}: {one_line(str(e))}")
-            ) from None
+            raise _InternalError(f"{type(e).__name__}: {one_line(str(e))}") from e
         if not opts.disable_verify and not opts.verify_each:
             verify("pipeline")
     if opts.emit != "mlir":
-        return _emit(parsed.module, opts, source, op_offset, chunk_offset)
+        return _emit(parsed.module, opts, op_offset, chunk_offset)
     out = io.StringIO()
-    print_module(parsed.module, out, debuginfo=opts.print_debuginfo, generic=opts.print_op_generic)
+    print_module(
+        parsed.module, out, debuginfo=opts.print_debuginfo, generic=opts.print_op_generic, resources=parsed.resources
+    )
     return out.getvalue()
 
 
-def _emit(module: object, opts: Options, source: SourceFile, op_offset: object, chunk_offset: int) -> str:
+def _emit(module: object, opts: Options, op_offset: Callable[[object], int], chunk_offset: int) -> str:
     """The chunk lowered (laid out first if it is TTIR) and printed as LLVM IR or PTX."""
     from ltc.tools.pipeline import PipelineError, emit_text, lower_to_llvm
 
@@ -260,8 +293,10 @@ def _emit(module: object, opts: Options, source: SourceFile, op_offset: object, 
         lower_to_llvm(module, opts.target, opts.num_warps)  # type: ignore[arg-type]
         return emit_text(module, opts.emit, opts.target)  # type: ignore[arg-type]
     except PipelineError as e:
-        offset = op_offset(e.op) if e.op is not None else chunk_offset  # type: ignore[operator]
-        raise InputError(source.diagnostic(offset, one_line(str(e)))) from None
+        offset = op_offset(e.op) if e.op is not None else chunk_offset
+        raise InputError(offset, one_line(str(e))) from None
+    except Exception as e:  # not a refusal: a bug in a pass, the lowering or a printer
+        raise _InternalError(f"{type(e).__name__}: {one_line(str(e))}") from e
 
 
 class _UsageError(Exception):
@@ -269,25 +304,56 @@ class _UsageError(Exception):
 
 
 def _parse_pipeline(spec: str) -> PassPipeline | None:
-    """xDSL's pipeline for ``spec`` (None if empty); raises ``_UsageError`` if it names
-    unknown passes or options."""
+    """xDSL's pipeline for ``spec`` (None if empty); raises ``_UsageError`` if it is
+    malformed or names unknown passes or options."""
     if not spec:
         return None
-    from xdsl.passes import PassPipeline
-
-    from ltc.passes.registry import normalize_pipeline_spec
-    from ltc.tools.pipeline import pass_factories
+    from ltc.tools.pipeline import PipelineError, parse_pass_pipeline
 
     try:
-        return PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
-    except Exception as e:  # xDSL reports bad specs as ValueError / ArgSpecParseError
-        raise _UsageError(f"bad pass pipeline '{spec}': {one_line(str(e))}") from None
+        return parse_pass_pipeline(spec)
+    except PipelineError as e:
+        raise _UsageError(str(e)) from None
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    from ltc.hardware import check_num_warps
+
+    try:
+        check_num_warps(args.num_warps)
+    except ValueError as e:
+        raise _UsageError(f"--num-warps: {e}") from None
+
+
+def _run_chunks(source: SourceFile, opts: Options, stderr: IO[str]) -> tuple[list[str], bool]:
+    """(each chunk's output, whether every chunk went as it should)."""
+    from ltc.dialects.reader import split_input
+    from ltc.tools.verify_diagnostics import Diagnostic, check_diagnostics, read_expectations
+
+    outputs: list[str] = []
+    ok = True
+    for chunk in split_input(source.text, opts.split_input_file):
+        produced: list[Diagnostic] = []
+        try:
+            outputs.append(_process_chunk(chunk.offset, chunk.text, opts, source.name))
+        except InputError as e:
+            produced.append(Diagnostic(e.offset, e.message))
+            outputs.append("")
+        if opts.verify_diagnostics:
+            expectations, misses = read_expectations(source, chunk.offset, chunk.offset + len(chunk.text))
+            misses += check_diagnostics(source, expectations, produced)
+        else:
+            misses = produced
+        for d in misses:
+            print(source.diagnostic(d.offset, d.message, d.severity), file=stderr)
+        ok = ok and not misses
+        if misses and not opts.split_input_file:
+            break
+    return outputs, ok
 
 
 def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
     """The whole tool; returns the exit status."""
-    from ltc.dialects.reader import split_input
-
     args_list, specs = _normalise_argv(argv)
     try:  # argparse prints --help and usage errors to sys.stdout/sys.stderr and exits
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
@@ -295,6 +361,7 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:  # a usage error is reported before the input is read
+        _check_options(args)
         spec = _pipeline_spec(specs + args.pipelines)
         if args.debug_layouts:
             from ltc.passes.registry import with_debug_layouts
@@ -319,28 +386,28 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
     )
     try:
         source = _read_input(args.input, stdin)
-        outputs: list[str] = []
-        for chunk in split_input(source.text, opts.split_input_file):
-            try:
-                outputs.append(_process_chunk(source, chunk.offset, chunk.text, opts))
-            except InputError as e:
-                if not opts.verify_diagnostics:
-                    raise
-                outputs.append(e.text + "\n")
-    except InputError as e:
+    except _FileError as e:
         print(e.text, file=stderr)
         return EXIT_INPUT
+    try:
+        outputs, ok = _run_chunks(source, opts, stderr)
+    except _InternalError as e:
+        print(f"{PROG}: internal error: {e} (a bug in ltc; set LTC_TRACEBACK=1 for the trace)", file=stderr)
+        if os.environ.get("LTC_TRACEBACK"):
+            raise
+        return EXIT_INTERNAL
     text = SPLIT_OUTPUT_MARKER.join(outputs)
     if args.output == "-":
-        stdout.write(text)
-    else:
+        if ok or opts.split_input_file:
+            stdout.write(text)
+    elif ok:
         try:
             with open(args.output, "w") as f:
                 f.write(text)
         except OSError as e:
             print(f"{PROG}: error: cannot write {args.output}: {e.strerror or e}", file=stderr)
             return EXIT_INPUT
-    return EXIT_OK
+    return EXIT_OK if ok else EXIT_INPUT
 
 
 def main(argv: Sequence[str] | None = None) -> int:

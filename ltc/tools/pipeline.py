@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import io
 
-from xdsl.dialects.builtin import ModuleOp
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # xDSL is imported when a function needs it (ltc-opt --help stays fast)
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import PassPipeline
 
 __all__ = [
     "EMIT_KINDS",
@@ -27,6 +31,8 @@ __all__ = [
     "lower_to_llvm",
     "module_text",
     "parse_module",
+    "parse_pass_pipeline",
+    "refusal_types",
     "run_pipeline",
 ]
 
@@ -67,21 +73,16 @@ def parse_module(text: str, name: str = "<input>", verify: bool = True) -> Modul
 
 def run_pipeline(module: ModuleOp, spec: str, verify: bool = True) -> ModuleOp:
     """Run the passes of ``spec`` on ``module`` in place (and verify the result)."""
-    from xdsl.passes import PassPipeline
-
     from ltc.dialects.context import triton_context
     from ltc.dialects.verifier import OpVerifyError, verify_module
-    from ltc.passes.registry import normalize_pipeline_spec
 
     if spec.strip():
-        try:
-            pipeline = PassPipeline.parse_spec(pass_factories(), normalize_pipeline_spec(spec))
-        except Exception as e:  # xDSL reports unknown passes and bad options this way
-            raise PipelineError(f"bad pipeline {spec!r}: {e}") from None
+        pipeline = parse_pass_pipeline(spec)
         try:
             pipeline.apply(triton_context(), module)
-        except Exception as e:  # a pass refused the input (xDSL's PassFailedException, ValueError, ...)
-            raise PipelineError(f"a pass failed: {type(e).__name__}: {e}") from None
+        except refusal_types() as e:  # anything else a pass raises is a bug in ltc: it propagates
+            message = getattr(e, "message", None) or str(e)
+            raise PipelineError(" ".join(message.split()), getattr(e, "op", None)) from None
     if verify:
         try:
             verify_module(module)
@@ -89,6 +90,44 @@ def run_pipeline(module: ModuleOp, spec: str, verify: bool = True) -> ModuleOp:
             raise PipelineError(f"after pipeline {spec!r}: {e.message}") from None
     return module
 
+
+def refusal_types() -> tuple[type[BaseException], ...]:
+    """The exceptions by which a pass refuses its input (bad or unsupported IR, reported
+    at ``e.op`` when it has one); anything else a pass raises is a bug in ltc."""
+    from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
+
+    from ltc.lowering.llvm.function import LoweringError
+
+    return (PassFailedException, VerifyException, DiagnosticException, LoweringError, PipelineError)
+
+
+def parse_pass_pipeline(spec: str) -> PassPipeline:
+    """xDSL's pipeline for ``spec`` (``a,b{k=v}``, Triton's ``target=cuda:90`` accepted).
+
+    Raises ``PipelineError`` with a one-line message naming the column, the unknown
+    pass or the bad option (a pass checks its options when it is constructed).
+    """
+    from xdsl.passes import PassPipeline
+    from xdsl.utils.arg_spec import parse_pipeline
+    from xdsl.utils.exceptions import ArgSpecParseError
+
+    from ltc.passes.registry import normalize_pipeline_spec
+
+    factories = pass_factories()
+    try:
+        unknown = [p.name for p in parse_pipeline(normalize_pipeline_spec(spec)) if p.name not in factories]
+        if unknown:
+            raise PipelineError(f"bad pass pipeline '{spec}': unknown pass '{unknown[0]}' ({PROG_HINT})")
+        return PassPipeline.parse_spec(factories, normalize_pipeline_spec(spec))
+    except ArgSpecParseError as e:  # a BaseException in xDSL: "pass-pipeline:1:COL ... MSG"
+        lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+        where = next((line.rsplit(":", 1)[-1] for line in lines if line.startswith("pass-pipeline:")), "?")
+        raise PipelineError(f"bad pass pipeline '{spec}' at column {where}: {lines[-1]}") from None
+    except (ValueError, TypeError) as e:  # unknown passes, unknown or bad options
+        raise PipelineError(f"bad pass pipeline '{spec}': {' '.join(str(e).split())}") from None
+
+
+PROG_HINT = "ltc-opt --help lists the passes and their options"
 
 def module_text(module: ModuleOp, debuginfo: bool = False) -> str:
     """``module`` printed as Triton prints it (alias header, ``module attributes``)."""
@@ -133,6 +172,25 @@ def _is_lowered(module: ModuleOp) -> bool:
     return any(op.name == "llvm.func" for op in module.body.block.ops)
 
 
+def _check_kernel_module(module: ModuleOp, num_warps: int) -> None:
+    """Refuse what code generation cannot make a kernel of: no function, or a CTA
+    larger than CUDA allows."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from ltc.hardware import check_num_warps
+
+    if not any(op.name == "tt.func" for op in module.body.block.ops):
+        raise PipelineError("nothing to compile: the input has no tt.func")
+    attrs = module.attributes
+    warps = attrs.get("ttg.num-warps")
+    threads = attrs.get("ttg.threads-per-warp")
+    tpw = threads.value.data if isinstance(threads, IntegerAttr) else 32
+    try:
+        check_num_warps(warps.value.data if isinstance(warps, IntegerAttr) else num_warps, tpw)
+    except ValueError as e:
+        raise PipelineError(f"ttg.num-warps: {e}" if warps is not None else f"num-warps: {e}", module) from None
+
+
 def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -> ModuleOp:
     """``module`` (TTIR, TTGIR or already lowered) lowered in place to per-thread LLVM-dialect
     IR: TTIR runs :func:`layout_pipeline` first. Raises ``PipelineError``."""
@@ -140,6 +198,7 @@ def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -
         raise PipelineError(f"unknown target '{target}' (expected one of {', '.join(TARGETS)})")
     if _is_lowered(module):
         return module
+    _check_kernel_module(module, num_warps)
     if not _is_laid_out(module):
         run_pipeline(module, layout_pipeline(target, num_warps))
     from ltc.lowering.llvm.function import LoweringError

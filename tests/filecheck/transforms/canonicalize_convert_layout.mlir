@@ -9,11 +9,11 @@
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: tt.func @identity
   // CHECK-NEXT: %a = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
-  // CHECK-NEXT: tt.return
-  tt.func @identity(%x: tensor<64x64xf16, #blocked>) {
+  // CHECK-NEXT: tt.return %a
+  tt.func @identity(%x: tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem> {
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked>
     %a = ttg.local_alloc %0 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
-    tt.return
+    tt.return %a : !ttg.memdesc<64x64xf16, #shared, #smem>
   }
 }
 
@@ -27,11 +27,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: tt.func @linear_equals_blocked
   // CHECK-NEXT: %a = ttg.local_alloc %x : (tensor<64x64xf16, #linear>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
-  // CHECK-NEXT: tt.return
-  tt.func @linear_equals_blocked(%x: tensor<64x64xf16, #linear>) {
+  // CHECK-NEXT: tt.return %a
+  tt.func @linear_equals_blocked(%x: tensor<64x64xf16, #linear>) -> !ttg.memdesc<64x64xf16, #shared, #smem> {
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #linear> -> tensor<64x64xf16, #blocked>
     %a = ttg.local_alloc %0 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
-    tt.return
+    tt.return %a : !ttg.memdesc<64x64xf16, #shared, #smem>
   }
 }
 
@@ -45,11 +45,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: tt.func @different_layouts
   // CHECK-NEXT: %0 = ttg.convert_layout %x : tensor<64x64xf16, #linear> -> tensor<64x64xf16, #blocked>
-  // CHECK-NEXT: %a = ttg.local_alloc %0 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
-  tt.func @different_layouts(%x: tensor<64x64xf16, #linear>) {
+  // CHECK-NEXT: tt.return %0
+  tt.func @different_layouts(%x: tensor<64x64xf16, #linear>) -> tensor<64x64xf16, #blocked> {
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #linear> -> tensor<64x64xf16, #blocked>
-    %a = ttg.local_alloc %0 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
-    tt.return
+    tt.return %0 : tensor<64x64xf16, #blocked>
   }
 }
 

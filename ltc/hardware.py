@@ -1,0 +1,21 @@
+"""CUDA's limits that a kernel's CTA shape must respect.
+
+A CTA has at most 1,024 threads (``.reqntid``/``.maxntid``), so at 32 threads per warp
+at most 32 warps; Triton also requires the number of warps to be a power of two.
+"""
+
+from __future__ import annotations
+
+MAX_THREADS_PER_CTA = 1024
+"""CUDA's limit on threads per CTA."""
+
+
+def check_num_warps(num_warps: int, threads_per_warp: int = 32) -> None:
+    """Raise ``ValueError`` unless ``num_warps`` is a power of two whose CTA fits
+    :data:`MAX_THREADS_PER_CTA` threads."""
+    limit = max(1, MAX_THREADS_PER_CTA // max(1, threads_per_warp))
+    if num_warps < 1 or num_warps & (num_warps - 1) or num_warps > limit:
+        raise ValueError(
+            f"{num_warps} warps: must be a power of two from 1 to {limit} "
+            f"({MAX_THREADS_PER_CTA} threads per CTA at {threads_per_warp} threads per warp)"
+        )

@@ -1,0 +1,50 @@
+"""Inputs the IR fuzzer (benchmarks/fuzz_ir.py) found that crashed or hung ltc-opt:
+each is now bad input, reported as ``file:line:col: error:`` with exit status 1."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ltc.tools import opt
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # a splat of 2^44 elements was stored element by element (MemoryError)
+        ("%cst = arith.constant dense<1.0> : tensor<16x1099511627776xf32>\n", "dense literal of 17592186044416 elements is too large"),
+        # xDSL's float packing overflowed (OverflowError escaped)
+        ('"u.op"() {x = 65544.0 : f16} : () -> ()\n', "float too large to pack"),
+        # an unterminated string: xDSL's string pattern backtracked exponentially (a hang)
+        (
+            "tt.func @f(%rk: tensor<64xi32>) {\n"
+            '    %b = tt.expand_dims %rk {axis = 1 : i3"%2} : tensor<64xi32> -> tensor<64x1xi32> '
+            + "x" * 40
+            + "\n    tt.return\n}\n",
+            "closing string literal",
+        ),
+        # a block defined twice after a forward reference: xDSL raised a KeyError
+        (
+            "tt.func @j(%c: i1, %x: f32) -> f32 {\n  cf.cond_br %c, ^bb1, ^bb2(%x : f32)\n^bb1:\n"
+            "  cf.br ^bb2(%x : f32)\n^bb2(%a: f32):\n^bb2(%b: f32):\n  tt.return %a : f32\n}\n",
+            "redefinition of block '^bb2'",
+        ),
+        # a dense attribute of 2^26 elements in an attribute dictionary (xDSL expanded it: a hang)
+        (
+            '"u.op"() {d = dense<16> : tensor<1048576x64xi32>} : () -> ()\n',
+            "dense literal of 67108864 elements is too large",
+        ),
+        # an unclosed string as the very first token (lexed by xDSL's own lexer: a hang)
+        ('"#s = #ttg.slice<{dim = 2, parent = #ttg.blocked<{sizePerThread = [1, 4]' + "x" * 40 + "\n", "closing string literal"),
+        # a float literal beyond f16 in a dense constant (OverflowError)
+        ("%c = arith.constant dense<1.0e9> : tensor<4xf16>\n", "out of range for type f16"),
+    ],
+)
+def test_fuzzer_finds_are_bad_input(text: str, message: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = opt.run(["-", "--allow-unregistered-dialect"], io.StringIO(text), out, err)
+    assert (status, out.getvalue()) == (opt.EXIT_INPUT, "")
+    first = err.getvalue().splitlines()[0]
+    assert first.startswith("<stdin>:") and ": error: " in first and message in first, first
