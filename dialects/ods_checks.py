@@ -26,7 +26,6 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
 )
-from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
@@ -96,11 +95,15 @@ def is_signless_int(ty: Attribute, width: int | None = None) -> bool:
 
 def is_llvm_struct(ty: Attribute) -> bool:
     """``!llvm.struct<...>`` (ODS's ``LLVM_AnyStruct``)."""
+    from xdsl.dialects.llvm import LLVMStructType  # on use: the llvm dialect is slow to import
+
     return isinstance(ty, LLVMStructType)
 
 
 def is_llvm_ptr_in(ty: Attribute, space: int) -> bool:
     """``!llvm.ptr<space>`` (``!llvm.ptr`` is address space 0)."""
+    from xdsl.dialects.llvm import LLVMPointerType  # on use: the llvm dialect is slow to import
+
     if not isinstance(ty, LLVMPointerType):
         return False
     addr = ty.addr_space

@@ -272,7 +272,7 @@ def _apply_hints(info: AxisInfo, attrs: dict[str, Attribute]) -> AxisInfo:
     for i, name in enumerate(_HINTS):
         vec = _hint_vector(attrs.get(name))
         if vec is not None and len(vec) == info.rank:
-            fields[i] = vec
+            fields[i] = tuple(max(1, v) for v in vec)  # a hint of 0 (or less) says nothing: 1
             changed = True
     return AxisInfo(*fields, info.constant) if changed else info
 

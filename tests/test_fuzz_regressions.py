@@ -38,6 +38,12 @@ from ltc.tools import opt
         ),
         # an unclosed string as the very first token (lexed by xDSL's own lexer: a hang)
         ('"#s = #ttg.slice<{dim = 2, parent = #ttg.blocked<{sizePerThread = [1, 4]' + "x" * 40 + "\n", "closing string literal"),
+        # an nvmma_shared of rank 2^32 (a list of 2^32 dim names: a hang)
+        (
+            "#s = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, "
+            "rank = 4294967296}>\n",
+            "rank must be from 1 to 8, got 4294967296",
+        ),
         # a float literal beyond f16 in a dense constant (OverflowError)
         ("%c = arith.constant dense<1.0e9> : tensor<4xf16>\n", "out of range for type f16"),
     ],
@@ -48,3 +54,22 @@ def test_fuzzer_finds_are_bad_input(text: str, message: str) -> None:
     assert (status, out.getvalue()) == (opt.EXIT_INPUT, "")
     first = err.getvalue().splitlines()[0]
     assert first.startswith("<stdin>:") and ": error: " in first and message in first, first
+
+
+def test_a_zero_divisibility_hint_says_nothing() -> None:
+    # tt.divisibility = 0 divided by zero in the axis analysis (exit 3): a hint of 0 is 1
+    text = (
+        "tt.func public @k(%p: !tt.ptr<f32>, %m: i32 {tt.divisibility = 0 : i32}) {\n"
+        "  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>\n"
+        "  %ms = tt.splat %m : i32 -> tensor<128xi32>\n"
+        "  %o = arith.muli %r, %ms : tensor<128xi32>\n"
+        "  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>\n"
+        "  %q = tt.addptr %ps, %o : tensor<128x!tt.ptr<f32>>, tensor<128xi32>\n"
+        "  %v = tt.load %q : tensor<128x!tt.ptr<f32>>\n"
+        "  tt.store %q, %v : tensor<128x!tt.ptr<f32>>\n"
+        "  tt.return\n}\n"
+    )
+    out, err = io.StringIO(), io.StringIO()
+    status = opt.run(["-", "-p", "convert-triton-to-tritongpu{num-warps=4 target=cuda:90},ltc-assign-layouts"],
+                     io.StringIO(text), out, err)
+    assert status == opt.EXIT_OK, err.getvalue()

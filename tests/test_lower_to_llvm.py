@@ -194,3 +194,22 @@ def test_compile_kernel_rejects_unknown_target() -> None:
     text = (ROOT / "examples" / "triton" / "vector_add.ttgir").read_text()
     with pytest.raises(PipelineError, match="unknown target 'sm_70'"):
         compile_kernel(text, target="sm_70")
+
+
+def test_a_tensor_too_large_for_registers_is_refused_at_once() -> None:
+    # 2^20 elements over one warp: 32768 per thread (the planners would take minutes)
+    layout = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>"
+    text = f"""#a = {layout}
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
+  tt.func public @t(%p: !tt.ptr<f32>) {{
+    %r = tt.make_range {{end = 1048576 : i32, start = 0 : i32}} : tensor<1048576xi32, #a>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1048576x!tt.ptr<f32>, #a>
+    %q = tt.addptr %ps, %r : tensor<1048576x!tt.ptr<f32>, #a>, tensor<1048576xi32, #a>
+    %v = tt.load %q : tensor<1048576x!tt.ptr<f32>, #a>
+    tt.store %q, %v : tensor<1048576x!tt.ptr<f32>, #a>
+    tt.return
+  }}
+}}
+"""
+    with pytest.raises(LoweringError, match="32768 elements per thread in one tensor is more than ltc lowers"):
+        lower_module(parse_module(text))

@@ -90,9 +90,15 @@ def remove_dead_ops(block: Block) -> None:
             op.erase()
 
 
+MAX_REGISTERS_PER_THREAD = 4096
+"""The most elements of one tensor a thread may hold: beyond it the planners' per-register
+work grows for minutes, and no GPU has the registers (255 per thread)."""
+
+
 def _check_result_types(func: tt.FuncOp) -> None:
     """Refuse (``LoweringError`` at the op) what the lowering cannot hold in registers:
-    an ``index`` value (no bit width), a tensor without elements, or a tensor whose layout does not fit its shape
+    an ``index`` value (no bit width), a tensor without elements or with more than
+    :data:`MAX_REGISTERS_PER_THREAD` elements per thread, or a tensor whose layout does not fit its shape
     (Triton checks layouts only on its own dialects' ops, so an ``arith`` op may carry
     a layout of the wrong rank or size)."""
     for op in func.walk():
@@ -104,10 +110,17 @@ def _check_result_types(func: tt.FuncOp) -> None:
                 raise LoweringError(op, f"convert-tritongpu-to-llvm: tensors without elements are not supported ({op.name})")
             if isinstance(ty, TensorType) and isinstance(ty.encoding, LayoutAttr):
                 try:
-                    ty.encoding.to_linear_layout(tuple(ty.get_shape()))
+                    layout = ty.encoding.to_linear_layout(tuple(ty.get_shape()))
                 except ValueError as e:  # EncodingError, ShapeError, LayoutError
-                    layout = ty.encoding.encoding.to_text()
-                    raise LoweringError(op, f"convert-tritongpu-to-llvm: {layout}: {e}") from None
+                    text = ty.encoding.encoding.to_text()
+                    raise LoweringError(op, f"convert-tritongpu-to-llvm: {text}: {e}") from None
+                registers = 1 << len(layout.bases.get("register", ()))
+                if registers > MAX_REGISTERS_PER_THREAD:
+                    raise LoweringError(
+                        op,
+                        f"convert-tritongpu-to-llvm: {registers} elements per thread in one tensor is more than "
+                        f"ltc lowers ({MAX_REGISTERS_PER_THREAD}); use more warps or smaller blocks",
+                    )
 
 
 def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysis) -> tuple[llvm.FuncOp, int]:

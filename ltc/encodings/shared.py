@@ -332,6 +332,10 @@ class AMDRotatingSharedEncoding(_PhaseSwizzledEncoding):
 # --------------------------------------------------------------------------
 # nvmma_shared
 # --------------------------------------------------------------------------
+MAX_NVMMA_RANK = 8
+"""The highest ``rank`` an ``#ttg.nvmma_shared`` may name (TMA tensors have at most 5 dims)."""
+
+
 @register_encoding
 @dataclass(frozen=True)
 class NVMMASharedEncoding(SharedEncoding):
@@ -359,8 +363,8 @@ class NVMMASharedEncoding(SharedEncoding):
             )
         if self.element_bit_width <= 0:
             raise EncodingError("elementBitWidth must be non-zero", "elementBitWidth")
-        if self.layout_rank < 1:
-            raise EncodingError(f"rank must be at least 1, got {self.layout_rank}", "rank")
+        if not 1 <= self.layout_rank <= MAX_NVMMA_RANK:
+            raise EncodingError(f"rank must be from 1 to {MAX_NVMMA_RANK}, got {self.layout_rank}", "rank")
         if self.cga.block_bases and len(self.cga.block_bases[0]) != self.layout_rank:
             raise EncodingError(f"'CGALayout' entry length does not match rank {self.layout_rank}", "CGALayout")
         self.cga.check_rank(self.layout_rank)

@@ -28,7 +28,7 @@ import contextlib
 import io
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, NoReturn
 
@@ -234,8 +234,6 @@ def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> st
     from ltc.dialects.printer import print_module
     from ltc.dialects.reader import SourceError, parse_module_text
     from ltc.dialects.verifier import OpVerifyError, verify_module
-    from ltc.tools.pipeline import refusal_types
-
     ctx = triton_context(allow_unregistered=opts.allow_unregistered_dialect)
     try:
         parsed = parse_module_text(ctx, text, name)
@@ -264,20 +262,16 @@ def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> st
             if prev is not None and opts.verify_each:
                 verify(prev.name)
 
-        try:
+        with _refusals_located(op_offset, chunk_offset):
             replace(opts.pipeline, callback=between_passes).apply(ctx, parsed.module)
-        except InputError:
-            raise
-        except refusal_types() as e:
-            op = getattr(e, "op", None)
-            message = getattr(e, "message", None) or str(e)
-            raise InputError(op_offset(op) if op is not None else chunk_offset, one_line(message)) from None
-        except Exception as e:
-            raise _InternalError(f"{type(e).__name__}: {one_line(str(e))}") from e
         if not opts.disable_verify and not opts.verify_each:
             verify("pipeline")
     if opts.emit != "mlir":
-        return _emit(parsed.module, opts, op_offset, chunk_offset)
+        from ltc.tools.pipeline import emit_text, lower_to_llvm
+
+        with _refusals_located(op_offset, chunk_offset):  # TTIR is laid out first
+            lower_to_llvm(parsed.module, opts.target, opts.num_warps)
+            return emit_text(parsed.module, opts.emit, opts.target)
     out = io.StringIO()
     print_module(
         parsed.module, out, debuginfo=opts.print_debuginfo, generic=opts.print_op_generic, resources=parsed.resources
@@ -285,17 +279,21 @@ def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> st
     return out.getvalue()
 
 
-def _emit(module: object, opts: Options, op_offset: Callable[[object], int], chunk_offset: int) -> str:
-    """The chunk lowered (laid out first if it is TTIR) and printed as LLVM IR or PTX."""
-    from ltc.tools.pipeline import PipelineError, emit_text, lower_to_llvm
+@contextlib.contextmanager
+def _refusals_located(op_offset: Callable[[object], int], chunk_offset: int) -> Iterator[None]:
+    """A pass's or the lowering's refusal as bad input at its op (or the chunk's start);
+    anything else raised inside is a bug in ltc (``_InternalError``)."""
+    from ltc.tools.pipeline import refusal_types
 
     try:
-        lower_to_llvm(module, opts.target, opts.num_warps)  # type: ignore[arg-type]
-        return emit_text(module, opts.emit, opts.target)  # type: ignore[arg-type]
-    except PipelineError as e:
-        offset = op_offset(e.op) if e.op is not None else chunk_offset
-        raise InputError(offset, one_line(str(e))) from None
-    except Exception as e:  # not a refusal: a bug in a pass, the lowering or a printer
+        yield
+    except InputError:
+        raise
+    except refusal_types() as e:
+        op = getattr(e, "op", None)
+        message = getattr(e, "message", None) or str(e)
+        raise InputError(op_offset(op) if op is not None else chunk_offset, one_line(message)) from None
+    except Exception as e:
         raise _InternalError(f"{type(e).__name__}: {one_line(str(e))}") from e
 
 
