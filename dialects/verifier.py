@@ -277,10 +277,13 @@ def _verify_own(op: Operation) -> None:
             message = f"'{op.name}' op {message}"
         raise OpVerifyError(op, message) from None
     except Exception as e:
-        if type(e) is not Exception:  # a bug, not a verdict on the input
-            raise
-        # xDSL 0.74's scf.while reports a block-argument type mismatch with a bare Exception.
-        raise OpVerifyError(op, f"'{op.name}' op {e}") from None
+        if type(e) is Exception:
+            # xDSL 0.74's scf.while reports a block-argument type mismatch with a bare Exception.
+            raise OpVerifyError(op, f"'{op.name}' op {e}") from None
+        if op.name == "scf.while" and isinstance(e, IndexError):
+            # ... and indexes its regions' arguments before counting them
+            raise OpVerifyError(op, f"'{op.name}' op region arguments do not match its operands or results") from None
+        raise  # a bug, not a verdict on the input
 
 
 def _undeclared_operand(op: Operation) -> int | None:

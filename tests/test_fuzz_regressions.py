@@ -44,6 +44,14 @@ from ltc.tools import opt
             "rank = 4294967296}>\n",
             "rank must be from 1 to 8, got 4294967296",
         ),
+        # an scf.while with more results than its after-region takes: xDSL's verifier
+        # indexed past the arguments (IndexError)
+        (
+            "tt.func @f(%x: i32) -> i32 {\n  %r:2 = scf.while (%a = %x) : (i32) -> (i32, i32) {\n"
+            "    %c = arith.constant true\n    scf.condition(%c) %a, %a : i32, i32\n  } do {\n"
+            "  ^bb0(%b: i32):\n    scf.yield %b : i32\n  }\n  tt.return %r#0 : i32\n}\n",
+            "'scf.while' op region arguments do not match its operands or results",
+        ),
         # a float literal beyond f16 in a dense constant (OverflowError)
         ("%c = arith.constant dense<1.0e9> : tensor<4xf16>\n", "out of range for type f16"),
     ],
