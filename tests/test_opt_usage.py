@@ -75,7 +75,7 @@ def test_a_ttgir_module_beyond_1024_threads_is_refused_at_its_header(tmp_path: P
     assert (status, stdout) == (opt.EXIT_INPUT, "")
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("module attributes"))
     assert stderr.splitlines()[0] == (
-        f"{path}:{line}:1: error: ttg.num-warps: 64 warps: must be a power of two from 1 to 32 "
+        f"{path}:{line}:1: error: convert-tritongpu-to-llvm: ttg.num-warps: 64 warps: must be a power of two from 1 to 32 "
         "(1024 threads per CTA at 32 threads per warp)"
     )
 

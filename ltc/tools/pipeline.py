@@ -172,23 +172,11 @@ def _is_lowered(module: ModuleOp) -> bool:
     return any(op.name == "llvm.func" for op in module.body.block.ops)
 
 
-def _check_kernel_module(module: ModuleOp, num_warps: int) -> None:
-    """Refuse what code generation cannot make a kernel of: no function, or a CTA
-    larger than CUDA allows."""
-    from xdsl.dialects.builtin import IntegerAttr
-
-    from ltc.hardware import check_num_warps
-
+def _check_kernel_module(module: ModuleOp) -> None:
+    """Refuse what code generation cannot make a kernel of: no function. (The CTA's
+    size is checked where it is set: the layout pass's options, or the lowering.)"""
     if not any(op.name == "tt.func" for op in module.body.block.ops):
         raise PipelineError("nothing to compile: the input has no tt.func")
-    attrs = module.attributes
-    warps = attrs.get("ttg.num-warps")
-    threads = attrs.get("ttg.threads-per-warp")
-    tpw = threads.value.data if isinstance(threads, IntegerAttr) else 32
-    try:
-        check_num_warps(warps.value.data if isinstance(warps, IntegerAttr) else num_warps, tpw)
-    except ValueError as e:
-        raise PipelineError(f"ttg.num-warps: {e}" if warps is not None else f"num-warps: {e}", module) from None
 
 
 def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -> ModuleOp:
@@ -198,7 +186,7 @@ def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -
         raise PipelineError(f"unknown target '{target}' (expected one of {', '.join(TARGETS)})")
     if _is_lowered(module):
         return module
-    _check_kernel_module(module, num_warps)
+    _check_kernel_module(module)
     if not _is_laid_out(module):
         run_pipeline(module, layout_pipeline(target, num_warps))
     from ltc.lowering.llvm.function import LoweringError
