@@ -313,27 +313,28 @@ def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
 # Parsing dense literals (hex = bit pattern for floats, as MLIR reads it)
 # --------------------------------------------------------------------------------------
 
-_Literal = tuple[str, int | float]  # ("hex" | "int" | "float", value)
+_Literal = tuple[str, int | float, int]  # ("hex" | "int" | "float", value, source position)
 
 
 def _parse_scalar_literal(parser: Parser) -> _Literal:
+    at = parser.pos
     negative = parser.parse_optional_punctuation("-") is not None
     if parser._current_token.text.lower().startswith("0x"):  # pyright: ignore[reportPrivateUsage]
         value = parser.parse_integer(allow_boolean=False, allow_negative=False)
         if negative:
             parser.raise_error("hexadecimal literal cannot be negative")
-        return ("hex", value)
+        return ("hex", value, at)
     if not negative:
         if parser.parse_optional_keyword("true") is not None:
-            return ("int", 1)
+            return ("int", 1, at)
         if parser.parse_optional_keyword("false") is not None:
-            return ("int", 0)
+            return ("int", 0, at)
     number = parser.parse_optional_number()
     if number is None:
         parser.raise_error("expected an integer or float literal")
     if negative:
         number = -number
-    return ("float" if isinstance(number, float) else "int", number)
+    return ("float" if isinstance(number, float) else "int", number, at)
 
 
 def _parse_tensor_literal(parser: Parser) -> tuple[list[_Literal], list[int] | None]:
@@ -353,18 +354,22 @@ def _parse_tensor_literal(parser: Parser) -> tuple[list[_Literal], list[int] | N
 
 
 def _literal_bytes(parser: Parser, literal: _Literal, element: Attribute) -> bytes:
-    kind, value = literal
+    kind, value, at = literal
     if isinstance(element, AnyFloat):
         size = element.compile_time_size
         if kind == "hex":
             assert isinstance(value, int)
             if value >> (8 * size):
-                parser.raise_error(f"hexadecimal float constant out of range for type {element}")
+                parser.raise_error(f"hexadecimal float constant out of range for type {element}", at)
             return value.to_bytes(size, "little")
+        if kind == "int":  # MLIR reads a float element from a float or a hex bit pattern only
+            parser.raise_error("unexpected decimal integer literal for a floating point value", at)
         try:
             return element.pack((float(value),))
         except OverflowError:  # e.g. 1e6 in f16: MLIR rejects it as well
-            parser.raise_error(f"float literal {value} is out of range for type {element}")
+            pass
+        # raised outside the handler: an out-of-range literal is bad input, not a caught bug
+        parser.raise_error(f"float literal {value} is out of range for type {element}")
     if isinstance(element, IntegerType | IndexType):
         if kind == "float":
             parser.raise_error("expected integer elements, but parsed floating-point")

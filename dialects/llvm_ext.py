@@ -6,13 +6,16 @@ zero) and ``llvm.uitofp`` (unsigned integer to float) have the shape of xDSL's
 form. :data:`LLVM` is xDSL's ``llvm`` dialect with these three added and
 ``llvm.mlir.global`` replaced by :class:`GlobalOp` (same op, but its parser names a
 wrongly typed ``addr_space`` / ``alignment`` / ``section`` instead of failing an
-assertion); the Triton context registers it in place of xDSL's.
+assertion) and ``llvm.func`` by :class:`FuncOp` (its parser refuses a signature that
+is not made of LLVM types, as MLIR does); the Triton context registers it in place of
+xDSL's.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, VectorType
+from xdsl.dialects.utils import parse_func_op_like
 from xdsl.dialects.llvm import GenericCastOp
 from xdsl.ir import Attribute, Dialect, TypedAttribute
 from xdsl.irdl import irdl_op_definition
@@ -104,8 +107,69 @@ class GlobalOp(llvm.GlobalOp):
         op.attributes |= attrs
         return op
 
+def is_llvm_type(t: Attribute) -> bool:
+    """MLIR's ``LLVM::isCompatibleType``: xDSL's check, applied to the elements of
+    structs, arrays and vectors too (xDSL takes any struct or array)."""
+    if not llvm.is_compatible_type(t):
+        return False
+    if isinstance(t, llvm.LLVMStructType):
+        return all(is_llvm_type(e) for e in t.types.data)
+    if isinstance(t, llvm.LLVMArrayType):
+        return is_llvm_type(t.type)
+    if isinstance(t, VectorType):
+        return is_llvm_type(t.element_type)
+    return True
+
+
+class FuncOp(llvm.FuncOp):
+    """xDSL's ``llvm.func`` (its definition inherited as is); parsing refuses a
+    signature MLIR cannot build, at the function's name and in MLIR's words: an
+    argument or result that is not an LLVM type, ``index`` inside a struct included."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> llvm.FuncOp:
+        linkage = cls._parse_linkage(parser)
+        cconv = cls._parse_cconv(parser)
+        visibility = cls._parse_llvm_visibility(parser)
+        unnamed_addr = cls._parse_llvm_unnamed_addr(parser)
+        name_span = parser._current_token.span  # noqa: SLF001 - where MLIR reports the signature
+        name, inputs, outputs, region, extra, arg_attrs, res_attrs, variadic = parse_func_op_like(
+            parser, reserved_attr_names=llvm._FUNC_OP_RESERVED_ATTR_NAMES, allow_variadic=True
+        )
+        if not all(is_llvm_type(t) for t in inputs):
+            parser.raise_error(
+                "failed to construct function type: expected LLVM type for function arguments",
+                name_span.start,
+                name_span.end,
+            )
+        bad = next((t for t in outputs if not is_llvm_type(t)), None)
+        if bad is not None:
+            parser.raise_error(
+                f"failed to construct function type: expected LLVM type for function results'{bad}'",
+                name_span.start,
+                name_span.end,
+            )
+        return llvm.FuncOp(
+            sym_name=name,
+            function_type=llvm.LLVMFunctionType(inputs, cls._get_return_type(parser, outputs), variadic),
+            linkage=linkage,
+            cconv=cconv,
+            visibility=visibility,
+            body=region,
+            other_props=cls._get_other_props(arg_attrs, res_attrs, unnamed_addr),
+            extra_attrs=dict(extra.data) if extra else None,
+        )
+
+
 LLVM = Dialect(
     "llvm",
-    [*(op for op in llvm.LLVM.operations if op is not llvm.GlobalOp), GlobalOp, FPToSIOp, FPToUIOp, UIToFPOp],
+    [
+        *(op for op in llvm.LLVM.operations if op not in (llvm.GlobalOp, llvm.FuncOp)),
+        GlobalOp,
+        FuncOp,
+        FPToSIOp,
+        FPToUIOp,
+        UIToFPOp,
+    ],
     list(llvm.LLVM.attributes),
 )

@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseArrayBase,
     Float8E4M3FNType,
     Float8E4M3FNUZType,
     Float8E5M2FNUZType,
@@ -32,6 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 
 __all__ = [
     "check_i32_attr",
+    "check_i32_dense_array",
     "check_i32_enum",
     "check_type",
     "enum_keyword",
@@ -66,6 +68,13 @@ def check_i32_attr(op: Operation, name: str) -> None:
     attr = op.properties.get(name)
     if attr is not None and not _is_i32_attr(attr):
         raise VerifyException(f"attribute '{name}' failed to satisfy constraint: 32-bit signless integer attribute")
+
+
+def check_i32_dense_array(op: Operation, name: str) -> None:
+    """ODS's ``DenseI32ArrayAttr``: a present ``name`` must be an ``array<i32: ...>``."""
+    attr = op.properties.get(name)
+    if attr is not None and not (isinstance(attr, DenseArrayBase) and is_signless_int(attr.elt_type, 32)):
+        raise VerifyException(f"attribute '{name}' failed to satisfy constraint: i32 dense array attribute")
 
 
 def check_i32_enum(op: Operation, name: str, allowed: Collection[int], summary: str = "") -> None:

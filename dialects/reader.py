@@ -22,7 +22,7 @@ from __future__ import annotations
 import gc
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -32,7 +32,19 @@ from ltc.dialects.fast_parse import compiled_format, parse_with_format
 from ltc.dialects.text_spans import location_span_end, symbol_span_end
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, LocationAttr, ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    LocationAttr,
+    ModuleOp,
+    UnregisteredOp,
+    f64,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.core import ForwardDeclaredValue
@@ -65,6 +77,7 @@ _SYMBOL = (
 )
 _TYPE_TEXT = re.compile(_SYMBOL + r"(?![ \t\r\n]*<)")
 _ATTRIBUTE_TEXT = re.compile(_SYMBOL + r"(?![ \t\r\n]*[<:(])")
+_SIGN_PREFIX = re.compile(r"-?\s*")  # before a number literal
 _T = TypeVar("_T")
 _A = TypeVar("_A", bound=Attribute)
 _skip_space = MLIRLexer._whitespace_regex.match  # white space and comments, as the lexer skips them
@@ -150,6 +163,16 @@ class SourceError(Exception):
         self.message = message
 
 
+def _kept_name(name: str) -> bool:
+    """Whether ``%name`` keeps its name as the value's hint.
+
+    Not ``%0`` (no valid name) nor ``%_4``: xDSL strips a ``_<digits>`` suffix, which
+    leaves ``""``, a hint xDSL accepts here but refuses when an erased or replaced value
+    inherits it (an internal error in any pass that erases the op).
+    """
+    return bool(SSAValue.is_valid_name(name)) and SSAValue.extract_valid_name(name) != ""
+
+
 class TritonParser(Parser):
     """xDSL's parser, recording each op's source offset and memoising by source text.
 
@@ -180,6 +203,12 @@ class TritonParser(Parser):
         """``fast_parse.derived_type``'s memo: types that parse methods derive from parsed ones."""
         self.resources: dict[str, dict[str, str]] = {}
         """Dialect resources of the ``{-# dialect_resources ... #-}`` trailer: dialect -> key -> blob."""
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        if not _kept_name(name):
+            for v in values:
+                v.name_hint = None
 
     # ------------------------------------------------------------------ module and file metadata
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
@@ -295,6 +324,39 @@ class TritonParser(Parser):
             if end is not None:
                 return self._memoised(self._attribute_cache, end, super().parse_optional_attribute)
         return super().parse_optional_attribute()
+
+    def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
+        """``7 : i32``, ``1.5 : f32``, ``0x3C00 : f16`` (a float's bit pattern), as MLIR reads them.
+
+        MLIR refuses what xDSL lets through: a decimal integer for a float type, a hex
+        pattern with a minus or wider than the float, a float for an integer type.
+        """
+        if (flag := self.try_parse_builtin_boolean_attr()) is not None:
+            return flag
+        lit = _SIGN_PREFIX.match(self._text, self._parser_state.current_token.span.start).end()  # type: ignore[union-attr]
+        is_hex = self._text.startswith(("0x", "0X"), lit)
+        value = self.parse_optional_number()
+        if value is None:
+            return None
+        if self._parser_state.current_token.kind is not MLIRTokenKind.COLON:
+            return FloatAttr(value, f64) if isinstance(value, float) else IntegerAttr(value, i64)
+        type_ = self._parse_attribute_type()
+        if isinstance(type_, AnyFloat):
+            if is_hex:
+                assert isinstance(value, int)
+                if value < 0:
+                    self.raise_error("hexadecimal float literal should not have a leading minus", lit)
+                if value >> type_.bitwidth:
+                    self.raise_error("hexadecimal float constant out of range for type", lit)
+                return FloatAttr(next(type_.iter_unpack(value.to_bytes(type_.compile_time_size, "little"))), type_)
+            if isinstance(value, int):
+                self.raise_error("unexpected decimal integer literal for a floating point value", lit)
+            return FloatAttr(value, type_)
+        if isinstance(type_, IntegerType | IndexType):
+            if isinstance(value, float):
+                self.raise_error("floating point value not valid for specified type")
+            return IntegerAttr(value, type_)
+        return self.raise_error("Invalid type given for integer or float attribute.")
 
     def _parse_block(self) -> Block:
         # xDSL forgets where a forward-referenced block was defined, and a second
@@ -463,7 +525,7 @@ class TritonParser(Parser):
                 name = self._text[res_span.start + 1 : res_span.end]
                 if name not in self.ssa_values and name not in self.forward_ssa_references:
                     self.ssa_values[name] = (results[0],)
-                    if SSAValue.is_valid_name(name):  # not ``%0``
+                    if _kept_name(name):
                         results[0].name_hint = name
                     bound_results = []
             for res_span, res_size in bound_results:

@@ -18,8 +18,10 @@ message prints its large dense constants elided, as MLIR's diagnostics do.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from io import StringIO
 from typing import TYPE_CHECKING
 
@@ -104,6 +106,9 @@ def layout_problem(ty: Attribute, context: LayoutContext) -> str | None:
         # A memdesc: its layout's CTAs. Tensor-memory encodings (``ttng``, which
         # imports this module) expose their CTA bases as ``cga_block_bases``.
         block_bases = getattr(attr, "cga_block_bases", None)
+        if isinstance(attr, LayoutAttr) and 0 in _swizzle_parameters(attr.encoding):
+            # Triton divides by them as soon as an op maps the layout (SIGFPE)
+            return f"{_attr_text(attr)}.\nvec, perPhase and maxPhase must be positive"
         if isinstance(attr, LayoutAttr):
             cga = getattr(attr.encoding, "cga", None)
             block_bases = None if cga is None else cga.block_bases
@@ -130,6 +135,9 @@ def layout_problem(ty: Attribute, context: LayoutContext) -> str | None:
         ctas = _ctas_problem(attr.encoding.to_text(), cga.num_ctas, context) if cga is not None else None
         return ctas or "Non-distributed layout is not allowed in tensor type."
     text = attr.encoding.to_text()
+    too_big = _int32_overflow(attr.encoding, shape)
+    if too_big is not None:
+        return f"{text}.\n{too_big}"
     try:
         ll = attr.to_linear_layout(shape)
     except (EncodingError, LayoutError, ValueError) as e:
@@ -147,6 +155,55 @@ def layout_problem(ty: Attribute, context: LayoutContext) -> str | None:
     if warps != context.num_warps:
         return f"{text}.\nLayout has {warps} warps per CTA, but the context requires {context.num_warps} warps per CTA."
     return _ctas_problem(text, ctas, context)
+
+
+_INT32_LIMIT = 1 << 31
+
+
+def _int_parameters(enc: object) -> Iterator[tuple[str, int]]:
+    """Every integer parameter of an encoding and of the encodings nested in it."""
+    if not dataclasses.is_dataclass(enc):
+        return
+    for f in dataclasses.fields(enc):
+        value = getattr(enc, f.name)
+        if isinstance(value, int):
+            yield f.name, value
+        elif isinstance(value, tuple):
+            yield from ((f.name, v) for v in value if isinstance(v, int))
+        else:
+            yield from _int_parameters(value)
+
+
+def _swizzle_parameters(enc: object) -> tuple[int, ...]:
+    """``(vec, perPhase, maxPhase)`` of a ``#ttg.swizzled_shared`` layout; ``()`` for another."""
+    from ltc.encodings.shared import SwizzledSharedEncoding
+
+    if isinstance(enc, SwizzledSharedEncoding):
+        return (enc.vec, enc.per_phase, enc.max_phase)
+    return ()
+
+
+def _int32_overflow(enc: object, shape: tuple[int, ...]) -> str | None:
+    """Why Triton's 32-bit layout arithmetic cannot hold this tensor's layout (None when it
+    can): a dimension, or a blocked layout's CTA tile (sizePerThread × threadsPerWarp ×
+    warpsPerCTA), of 2**31 or more wraps negative and Triton aborts (its layout is then
+    not surjective, or larger than the tensor)."""
+    for d, n in enumerate(shape):
+        if n >= _INT32_LIMIT:
+            return f"Dimension {d} of size {n} does not fit a layout (sizes must be below 2**31)"
+    for name, value in _int_parameters(enc):
+        if value >= _INT32_LIMIT:
+            return f"{name} holds {value}; a layout's sizes must be below 2**31"
+    from ltc.encodings.blocked import BlockedEncoding
+
+    if isinstance(enc, BlockedEncoding):
+        for d, parts in enumerate(zip(enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta)):
+            if math.prod(parts) >= _INT32_LIMIT:
+                return (
+                    f"sizePerThread × threadsPerWarp × warpsPerCTA along dimension {d} is {math.prod(parts)}; "
+                    "a layout's sizes must be below 2**31"
+                )
+    return None
 
 
 #: Dense constants with more elements than this print elided in diagnostics (MLIR's
@@ -205,6 +262,8 @@ class _Walk:
     # before its definition and xDSL checks no dominance, MLIR does.
     defined: set[SSAValue]
     problems: dict[tuple[Attribute, LayoutContext], str | None]
+    # Per multi-block region: each reachable block's dominators.
+    dominators: dict[Region, dict[Block, frozenset[Block]]] = field(default_factory=dict)
 
     def problem(self, ty: Attribute, context: LayoutContext) -> str | None:
         key = (ty, context)
@@ -221,7 +280,7 @@ def verify_module(module: Operation) -> None:
 def _verify_op(op: Operation, walk: _Walk) -> None:
     for index, operand in enumerate(op.operands):
         if isinstance(operand, OpResult):
-            if operand not in walk.defined:
+            if operand not in walk.defined or not _dominates(operand.op, operand.op.parent, op, walk):
                 raise OpVerifyError(op, f"'{op.name}' op operand #{index} does not dominate this use")
         elif not isinstance(operand, BlockArgument):
             raise _undeclared_use(op)
@@ -229,6 +288,8 @@ def _verify_op(op: Operation, walk: _Walk) -> None:
             # xDSL binds a use before the definition to a block argument defined later in
             # a nested region; MLIR's parser refuses that argument's name as taken.
             raise OpVerifyError(op, f"region entry argument '%{operand.name_hint or index}' is already in use")
+        elif not _dominates(None, operand.block, op, walk):
+            raise OpVerifyError(op, f"'{op.name}' op operand #{index} does not dominate this use")
     walk.defined.update(op.results)
     dialect = op.name.split(".", 1)[0]
     if dialect == "tt":
@@ -236,6 +297,8 @@ def _verify_op(op: Operation, walk: _Walk) -> None:
     if dialect in _LAYOUT_CHECKED_DIALECTS:
         # Triton checks layouts in an op trait, which MLIR runs before the op's verifier.
         _verify_layouts(op, walk)
+    if op.name == "builtin.module":
+        _verify_module_attributes(op)
     _verify_own(op)
     if op.name == "scf.if":  # the registered op (xDSL's scf.IfOp or ltc's subclass)
         _verify_if_yields(op)
@@ -244,6 +307,68 @@ def _verify_op(op: Operation, walk: _Walk) -> None:
             for child in block.ops:
                 _verify_op(child, walk)
             _verify_terminator(op, region, block)
+
+
+def _dominates(def_op: Operation | None, def_block: Block | None, use: Operation, walk: _Walk) -> bool:
+    """Whether a value defined by ``def_op`` (None: an argument of ``def_block``) dominates
+    ``use``, given that it comes first in the text.
+
+    Text order settles a use in the defining block or nested in a later op of it; what
+    is left: an op's results are not visible in its own regions, and across the blocks
+    of a CFG region the defining block must dominate the use's (MLIR's rule; a use in an
+    unreachable block is dominated by everything).
+    """
+    if def_block is None or use.parent is def_block:
+        return True
+    region = def_block.parent
+    anc: Operation | None = use
+    while anc is not None and (anc.parent is None or anc.parent.parent is not region):
+        anc = anc.parent_op()
+    if anc is not None and anc is def_op:
+        return False  # the use sits in a region of the defining op
+    if anc is None or anc.parent is def_block or region is None or len(region.blocks) == 1:
+        return True
+    doms = walk.dominators.get(region)
+    if doms is None:
+        doms = walk.dominators[region] = _block_dominators(region)
+    use_doms = doms.get(anc.parent)  # type: ignore[arg-type]
+    return use_doms is None or def_block in use_doms
+
+
+def _block_dominators(region: Region) -> dict[Block, frozenset[Block]]:
+    """Each block reachable from the entry block, mapped to the blocks that dominate it."""
+    entry = region.blocks.first
+    assert entry is not None
+    order, preds, stack = [entry], {entry: []}, [entry]  # type: ignore[var-annotated]
+    while stack:
+        block = stack.pop()
+        last = block.last_op
+        for succ in () if last is None else last.successors:
+            if succ not in preds:
+                preds[succ] = []
+                order.append(succ)
+                stack.append(succ)
+            preds[succ].append(block)
+    every = frozenset(order)
+    doms = {b: (frozenset({b}) if b is entry else every) for b in order}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            new = frozenset.intersection(*(doms[p] for p in preds[b])) | {b}
+            if new != doms[b]:
+                doms[b], changed = new, True
+    return doms
+
+
+def _verify_module_attributes(op: Operation) -> None:
+    """MLIR's ``ModuleOp`` rule: besides its symbol name and visibility, a module holds only
+    dialect attributes (``ttg.num-warps``), whose names carry the dialect's prefix."""
+    for name in op.attributes:
+        if "." not in name and name not in ("sym_name", "sym_visibility"):
+            raise OpVerifyError(
+                op, f"'builtin.module' op can only contain attributes with dialect-prefixed names, found: '{name}'"
+            )
 
 
 def _in_scope(op: Operation, arg: BlockArgument) -> bool:
@@ -310,15 +435,36 @@ def _verify_successors(op: Operation) -> None:
         raise VerifyException(f"Operation {op.name} with block successors must terminate its parent block")
     if any(succ.parent is not region for succ in op.successors):
         raise VerifyException(f"Operation {op.name} is branching to a block of a different region")
+    forwarded = _successor_operands(op)
+    for i, (succ, values) in enumerate(zip(op.successors, forwarded or ())):
+        if len(values) != len(succ.args):
+            raise VerifyException(
+                f"branch has {len(values)} operands for successor #{i}, but target block has {len(succ.args)}"
+            )
+        for j, (value, arg) in enumerate(zip(values, succ.args)):
+            if value.type != arg.type:
+                raise VerifyException(f"type mismatch for bb argument #{j} of successor #{i}")
+
+
+def _successor_operands(op: Operation) -> list[tuple[SSAValue, ...]] | None:
+    """The operands ``op`` forwards to each successor's arguments (MLIR's BranchOpInterface),
+    for the branches ltc reads; None for another op."""
+    if op.name == "cf.br":
+        return [tuple(op.operands)]
+    if op.name == "cf.cond_br":
+        return [tuple(op.then_arguments), tuple(op.else_arguments)]  # type: ignore[attr-defined]
+    return None
 
 
 def _verify_terminator(parent: Operation, region: Region, block: Block) -> None:
     """A block of an op that needs terminators ends with one (MLIR's wording)."""
     last = block.last_op
-    if last is None or isinstance(last, UnregisteredOp) or last.has_trait(IsTerminator):
+    if last is not None and (isinstance(last, UnregisteredOp) or last.has_trait(IsTerminator)):
         return
     if len(region.blocks) == 1 and (isinstance(parent, UnregisteredOp) or parent.has_trait(NoTerminator)):
         return
+    if last is None:
+        raise OpVerifyError(parent, "empty block: expect at least a terminator")
     raise OpVerifyError(last, f"block with no terminator, has {_generic_text(last)}")
 
 

@@ -7,6 +7,10 @@ them — see ``passes/coalesce.py``; ``span-rows=false`` is Triton's choice exac
 rematerialization, hoisting), ``tritongpu-reduce-data-duplication`` (blocked ->
 dot_op through shared memory) and a last canonicalization. The input must already carry
 layouts (run ``convert-triton-to-tritongpu`` first on TTIR).
+
+Triton's rule (``layout_strategies``) lays out a copy of the input too; its result is
+kept instead when it costs less under ltc's cost model (``conversion_cost``): the
+objective's choice never loses to the rule.
 """
 
 from __future__ import annotations
@@ -18,7 +22,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from xdsl.utils.exceptions import PassFailedException, VerifyException
+
+from ltc.passes.conversion_cost import CostSummary, summarize
 from ltc.passes.layout_engine import LayoutLog
+from ltc.passes.layout_strategies import apply_triton_rule
 from ltc.passes.remove_layout_conversions import canonicalize_module, remove_layout_conversions
 
 __all__ = ["AssignLayoutsPass"]
@@ -35,15 +43,36 @@ class AssignLayoutsPass(ModulePass):
     """Let coalescing give threads runs across dims (``CoalescePass.span_rows``)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        log = LayoutLog() if self.debug_layouts else None
+        # Triton's rule is always a candidate solution: it runs on a copy, and its
+        # result replaces ltc's when it costs less under the same model (weighted cost,
+        # then conversions), so ltc never leaves more than the rule would.
+        rule = op.clone()
+        self._pipeline(ctx, op, log, "objective")
+        try:
+            apply_triton_rule(ctx, rule)
+        except (PassFailedException, VerifyException, ValueError):
+            rule = None
+        if rule is not None and _key(summarize(rule)) < _key(summarize(op)):
+            for block in list(op.body.blocks):
+                op.body.detach_block(block).erase(safe_erase=False)
+            rule.body.move_blocks(op.body)
+            if log is not None:
+                log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
+        if log is not None:
+            sys.stderr.write(log.text(op))
+
+    def _pipeline(self, ctx: Context, op: ModuleOp, log: LayoutLog | None, strategy: str) -> None:
         from ltc.passes.accelerate_matmul import AccelerateMatmulPass
         from ltc.passes.coalesce import CoalescePass
         from ltc.passes.reduce_data_duplication import ReduceDataDuplicationPass
 
-        log = LayoutLog() if self.debug_layouts else None
         CoalescePass(span_rows=self.span_rows).apply(ctx, op)
         AccelerateMatmulPass().apply(ctx, op)
-        remove_layout_conversions(ctx, op, log, cse=False)
+        remove_layout_conversions(ctx, op, log, cse=False, strategy=strategy)
         ReduceDataDuplicationPass().apply(ctx, op)
         canonicalize_module(ctx, op, cse=True)
-        if log is not None:
-            sys.stderr.write(log.text(op))
+
+
+def _key(s: CostSummary) -> tuple[float, int]:
+    return (round(s.weighted_cost, 6), s.conversions)

@@ -24,7 +24,8 @@ from xdsl.ir import OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from ltc.dialects.tt import DescriptorGatherOp, DescriptorScatterOp, DotOp, FuncOp, ReduceOp, ReturnOp
+from ltc.dialects.tt import CatOp, DescriptorGatherOp, DescriptorScatterOp, DotOp, FuncOp, ReduceOp, ReturnOp
+from ltc.encodings import to_linear_layout
 from ltc.encodings.blocked import BlockedEncoding, default_blocked
 from ltc.hardware import check_num_warps
 from ltc.encodings.dot_operand import DotOperandEncoding
@@ -73,6 +74,23 @@ class ConvertTritonToTritonGPUPass(ModulePass):
         parent = BlockedEncoding((1, 4), (self.threads_per_warp, 1), (1, self.num_warps), (1, 0))
         return SliceEncoding(0, parent)
 
+    def cat_layout(self, cat: CatOp) -> BlockedEncoding:
+        """A ``tt.cat`` result's layout: the default one with its per-thread run along the
+        fastest dim grown until a thread holds as many elements as its two operands
+        together (rounded up to a power of two), as Triton's conversion (and verifier)
+        require."""
+        t = cat.results[0].type
+        assert isinstance(t, TensorType)
+        enc = default_blocked(t.get_shape(), self.num_warps, self.threads_per_warp)
+        per_thread = [_elements_per_thread(o.type, self.num_warps, self.threads_per_warp) for o in cat.operands]
+        want = 1 << (sum(per_thread) - 1).bit_length()
+        have = _elements_per_thread(t, self.num_warps, self.threads_per_warp)
+        if want <= have:
+            return enc
+        spt = list(enc.size_per_thread)
+        spt[enc.order[0]] *= want // have
+        return BlockedEncoding(tuple(spt), enc.threads_per_warp, enc.warps_per_cta, enc.order)
+
     def _convert_function(self, func: FuncOp) -> None:
         body = func.body
         for v in walk_values(body):
@@ -82,6 +100,8 @@ class ConvertTritonToTritonGPUPass(ModulePass):
             _check_default_layout_shape(v)
             if isinstance(v, OpResult) and isinstance(v.op, ReduceOp):
                 enc = SliceEncoding(v.op.axis.value.data, layout_of(v.op.srcs[0]))  # type: ignore[arg-type]
+            elif isinstance(v, OpResult) and isinstance(v.op, CatOp):
+                enc = self.cat_layout(v.op)
             else:
                 enc = default_blocked(t.get_shape(), self.num_warps, self.threads_per_warp)
             retype(v, with_layout(t, enc))
@@ -99,6 +119,13 @@ class ConvertTritonToTritonGPUPass(ModulePass):
         entry = body.blocks.first
         assert entry is not None
         func.properties["function_type"] = FunctionType.from_lists([a.type for a in entry.args], outputs)
+
+
+def _elements_per_thread(t: object, num_warps: int, threads_per_warp: int) -> int:
+    """Registers a thread holds of a tensor of type ``t`` in its default layout."""
+    assert isinstance(t, TensorType)
+    shape = tuple(t.get_shape())
+    return to_linear_layout(default_blocked(shape, num_warps, threads_per_warp), shape).in_dim_size("register")
 
 
 def _check_default_layout_shape(value: SSAValue) -> None:

@@ -13,12 +13,14 @@ blocked-versus-mma preference):
    requirement *backward* through producers (the operand layout that makes the producer
    free, through ``scf.for`` iter args into their init and yield). Every value collects
    the candidate layouts that reach it.
-3. **Conflicts.** A value with several candidates takes the one whose implied
-   conversions cost least: for each candidate, the sum over the value's neighbours (its
-   producer's operands, its users' results and requirements) of ``convert_cost``, the
-   bytes moved times the price of the cheapest conversion kind between the two linear
-   layouts (``noop`` 0 — layouts written differently but equal cost nothing —,
-   ``registers`` 1, ``warp`` shuffles 16, ``cta`` shared memory 32).
+3. **Choice.** Every value's layout as written is a candidate too, candidates are walked
+   both ways (at most ``MAX_CANDIDATES`` per value, none over the element budget
+   ``MAX_ELEMENTS_PER_THREAD``, no dot-operand layout but as written), and one objective
+   per function is minimised (``layout_objective``): each conversion the rewrite will
+   insert, priced by ltc's planner (``convert_cost``: memory-pipe cycles; spellings of
+   one linear layout ``RESPELL_PRICE``) times its loop weight, plus each op's work in its
+   layout. It starts from a per-value choice and from Triton's conflict rule; the lower
+   local minimum wins.
 4. **Rewrite.** Values are retyped in place; every op whose operands no longer fit
    (``layout_rules``) gets a ``ttg.convert_layout`` in front; canonicalization folds
    conversion chains, identities and conversions of constants / ranges / splats.
@@ -35,7 +37,6 @@ Every decision is recorded (``LayoutLog``) for ``--debug-layouts``.
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from collections.abc import Iterator
 
@@ -49,42 +50,66 @@ from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.linear import LinearEncoding
-from ltc.lowering.plans.locality import conversion_locality
+from ltc.lowering.plans.cost import estimate_conversion_cost
+from ltc.passes.conversion_cost import element_bits_of
 from ltc.passes.cfg import edges, incoming, is_branch, operand_targets
 from ltc.passes.layout_log import LayoutLog
-from ltc.passes.layout_ir import convert_before, encoding_of_type, layout_of, retype, tensor_shape, with_layout
+from ltc.passes.layout_objective import LayoutObjective, consistent, minimize, triton_rule_start
+from ltc.passes.layout_ir import ModuleConfig, convert_before, encoding_of_type, layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import (
     OpKind,
     backward,
     forward,
     kind_of,
-    tensor_bytes,
     tensor_operands,
     tensor_results,
 )
 
 __all__ = ["LayoutEngine", "LayoutLog", "convert_cost", "value_name", "walk_values"]
 
-# Price per byte of each conversion kind (ltc.lowering.plans.locality.conversion_locality).
-KIND_PRICE = {"noop": 0.0, "registers": 1.0, "warp": 16.0, "cta": 32.0, "cross-cta": 64.0}
+MAX_CANDIDATES = 8
+"""Candidate layouts kept per value (the first to reach it: as written, then anchors')."""
+
+MAX_ELEMENTS_PER_THREAD = 256
+"""A layout that gives a thread more elements of one tensor than this, and more than an
+even share of it, is never a candidate (Triton has shipped layouts repeating a whole
+8K tensor in every thread)."""
 
 
-def convert_cost(src: Encoding, dst: Encoding, t: TensorType) -> float:
-    """Cost of converting a tensor of type ``t`` from ``src`` to ``dst`` (0 when equal)."""
+def _even_share(layout) -> int:  # noqa: ANN001
+    """Elements per thread when the tensor is spread over the CTA without repeats."""
+    threads = 1
+    for d in ("lane", "warp"):
+        if layout.has_in_dim(d):
+            threads *= layout.in_dim_size(d)
+    return max(1, layout.total_out_size // threads)
+
+INFEASIBLE_PRICE = 1e9
+"""Price of a conversion between layouts that do not fit the tensor's shape."""
+
+
+def convert_cost(src: Encoding, dst: Encoding, t: TensorType, capability: int = 90) -> float:
+    """Memory-pipe cycles per warp of converting a tensor of type ``t`` from ``src`` to
+    ``dst``, as the plan's closed-form price (``ltc.lowering.plans.cost.
+    estimate_conversion_cost``; 0 for the same spelling, ``RESPELL_PRICE`` for two
+    spellings of one linear layout)."""
     if src == dst:
         return 0.0
-    shape = tensor_shape(t)
-    numel = max(math.prod(shape), 1)
-    return _conversion_price(src, dst, shape) * max(numel, 32) * max(tensor_bytes(t) // numel, 4)
+    return _plan_price(src, dst, tensor_shape(t), element_bits_of(t), capability)
 
 
-@lru_cache(maxsize=8192)
-def _conversion_price(src: Encoding, dst: Encoding, shape: tuple[int, ...]) -> float:
+RESPELL_PRICE = 1e-3
+"""Price of a conversion between two spellings of one linear layout: free to run, but an
+op left in the IR, so the engine prefers one spelling where it can."""
+
+
+@lru_cache(maxsize=16384)
+def _plan_price(src: Encoding, dst: Encoding, shape: tuple[int, ...], bits: int, capability: int) -> float:
     try:
-        kind = conversion_locality(to_linear_layout(src, shape), to_linear_layout(dst, shape))
+        a, b = to_linear_layout(src, shape), to_linear_layout(dst, shape)
     except ValueError:
-        kind = "cross-cta"
-    return KIND_PRICE[kind]
+        return INFEASIBLE_PRICE
+    return estimate_conversion_cost(a, b, bits) or RESPELL_PRICE
 
 
 def value_name(v: SSAValue) -> str:
@@ -121,24 +146,43 @@ def _loop_parent(arg: SSAValue) -> tuple[Operation, int] | None:
     return None
 
 
+_GLOBAL_MEMORY = {"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_load", "tt.descriptor_store"}
+
+
+def _near_memory(v: SSAValue) -> bool:
+    """Whether a global memory op defines or uses ``v`` (Triton's conflict rule)."""
+    if isinstance(v, OpResult) and v.op.name in _GLOBAL_MEMORY:
+        return True
+    return any(u.operation.name in _GLOBAL_MEMORY for u in v.uses)
+
+
 class LayoutEngine:
     """Runs steps 1–4 on one function body (see the module docstring). The body may have
     several blocks: the entry block's arguments are the function's (fixed); another
     block's arguments take layouts like loop-carried values, from the branch operands
     that feed them (``cfg``) and from their users."""
 
-    def __init__(self, body: Region, log: LayoutLog | None = None) -> None:
+    def __init__(self, body: Region, log: LayoutLog | None = None, strategy: str = "objective") -> None:
         self.body = body
         self.log = log
+        self.strategy = strategy
+        """``objective``: minimise the function's objective; ``triton``: Triton's conflict
+        rule alone (what Triton's pass would choose, for comparisons)."""
         self.fixed: dict[SSAValue, str] = {}
         self.cands: dict[SSAValue, list[Encoding]] = {}
         self.why: dict[tuple[SSAValue, Encoding], str] = {}
         self.walked: set[tuple[SSAValue, Encoding, bool]] = set()
+        owner = body.parent_op()
+        self.capability = ModuleConfig.of(owner).capability if owner is not None else 90
 
     # -- step 1 and 2 -------------------------------------------------------------------
 
     def _push(self, v: SSAValue, enc: Encoding, why: str, work: list[tuple[SSAValue, Encoding, bool]], fwd: bool) -> None:
         if v in self.fixed or not isinstance(v.type, TensorType):
+            return
+        if isinstance(enc, DotOperandEncoding) and enc != layout_of(v):
+            # Dot operand layouts repeat data across threads: computing in them
+            # multiplies the work (as Triton, they only reach a value as written).
             return
         lst = self.cands.setdefault(v, [])
         if enc in lst:
@@ -147,25 +191,32 @@ class LayoutEngine:
                 self.walked.add((v, enc, fwd))
                 work.append((v, enc, fwd))
             return
-        # One candidate per linear layout: the same layout spelled twice is one choice
-        # (a legacy spelling is kept over #ttg.linear, as Triton's verifiers compare
-        # some ops' encodings by spelling).
+        # Spellings of one linear layout are distinct candidates (Triton's verifiers
+        # compare some ops' encodings by spelling, and a conversion between two spellings
+        # is still an op), except #ttg.linear beside a legacy spelling of it.
         shape = tensor_shape(v.type)
         try:
             layout = to_linear_layout(enc, shape)
         except ValueError:
             return
+        if layout.in_dim_size("register") > max(MAX_ELEMENTS_PER_THREAD, _even_share(layout)) and enc != layout_of(v):
+            return  # the budget: never give a thread more than this many elements
         for i, other in enumerate(lst):
-            if to_linear_layout(other, shape) == layout:
+            if (isinstance(other, LinearEncoding) or isinstance(enc, LinearEncoding)) and to_linear_layout(other, shape) == layout:
                 if isinstance(other, LinearEncoding) and not isinstance(enc, LinearEncoding):
                     lst[i] = enc
                     self.why.setdefault((v, enc), why)
                     work.append((v, enc, fwd))
                 return
+        if len(lst) >= MAX_CANDIDATES:
+            return  # the search's width: shape ops can breed layouts without end
         lst.append(enc)
         self.why.setdefault((v, enc), why)
-        self.walked.add((v, enc, fwd))
-        work.append((v, enc, fwd))
+        # A new candidate is walked both ways: forward to the users it can reach for
+        # free, backward to the producers that can make it for free.
+        for d in (fwd, not fwd):
+            self.walked.add((v, enc, d))
+            work.append((v, enc, d))
 
     def propagate(self) -> None:
         work: list[tuple[SSAValue, Encoding, bool]] = []
@@ -183,6 +234,11 @@ class LayoutEngine:
         for arg in entry.args if entry is not None else ():
             if isinstance(arg.type, TensorType):
                 self.fixed[arg] = "function argument"
+        # Every value's layout as written is a candidate too, walked both ways: values no
+        # anchor reaches still find the layouts that make their shape ops free.
+        for v in walk_values(self.body):
+            if v not in self.fixed and (e := layout_of(v)) is not None:
+                self._push(v, e, "as written", work, fwd=True)
         while work:
             v, enc, fwd = work.pop()
             if fwd:
@@ -318,6 +374,56 @@ class LayoutEngine:
         return out
 
     def resolve(self) -> dict[SSAValue, Encoding]:
+        """Step 3: the per-value choice, then the whole function's objective minimised
+        from it and from Triton's conflict rule (``layout_objective``); the lower wins."""
+        greedy = self._per_value_choice()
+        if self.strategy == "triton":
+            rule = consistent({**greedy, **triton_rule_start(self.cands, _near_memory)})
+            for v in walk_values(self.body):
+                if v in rule:
+                    self._note(v, rule[v], "Triton's conflict rule")
+            return rule
+        obj = LayoutObjective(self.cands, self._price)
+        variables = list(greedy)
+        body_ops = list(self.body.walk())
+        best, best_cost = None, None
+        starts = [("per-value choice", greedy), ("Triton's conflict rule", {**greedy, **triton_rule_start(self.cands, _near_memory)})]
+        for name, start in starts:
+            obj.reset(consistent({v: start[v] for v in variables if v in start}))
+            cost = minimize(obj, variables, body_ops)
+            if best_cost is None or cost < best_cost:
+                best, best_cost, best_name = dict(obj.choice), cost, name
+        assert best is not None
+        if self.log is not None:
+            obj.reset(best)
+            for v in walk_values(self.body):
+                if v in best:
+                    self._note(v, best[v], self._explain(obj, v, best_name))
+        return best
+
+    def _explain(self, obj: LayoutObjective, v: SSAValue, start: str) -> str:
+        """Why ``v`` has its layout: its only candidate, or the objective's change for
+        each other candidate (the chosen one is a local minimum: every change is >= 0)."""
+        cands = self.cands.get(v, [])
+        chosen = obj.choice[v]
+        if len(cands) <= 1:
+            return self.why.get((v, chosen), "")
+        if isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
+            return f"result of the loop carrying {self._name(v.op.body.block.args[1 + v.index])}"
+        ops = obj.touching(v)
+        base = obj.local(ops)
+        deltas = []
+        for c in cands:
+            obj._set(v, c)  # noqa: SLF001 - a probe, undone below
+            deltas.append(obj.local(ops) - base)
+        obj._set(v, chosen)  # noqa: SLF001
+        listing = ", ".join(f"{self._layout(c)}: {d:+g}" for c, d in zip(cands, deltas))
+        return f"chosen by the objective (from {start}; change per candidate {{{listing}}}); " + self.why.get((v, chosen), "")
+
+    def _price(self, src: Encoding, dst: Encoding, t: TensorType) -> float:
+        return convert_cost(src, dst, t, self.capability)
+
+    def _per_value_choice(self) -> dict[SSAValue, Encoding]:
         choice: dict[SSAValue, Encoding] = {}
         for v in walk_values(self.body):
             cands = self.cands.get(v)
@@ -329,11 +435,9 @@ class LayoutEngine:
                 arg = v.op.body.block.args[1 + v.index]
                 if arg in choice:
                     choice[v] = choice[arg]
-                    self._note(v, choice[v], f"result of the loop carrying {self._name(arg)}")
                     continue
             if len(cands) == 1:
                 choice[v] = cands[0]
-                self._note(v, cands[0], self.why.get((v, cands[0]), ""))
                 continue
             scores = []
             neighbours = self._neighbour_layouts(v)
@@ -345,9 +449,6 @@ class LayoutEngine:
                 scores.append(s)
             best = min(range(len(cands)), key=lambda i: (scores[i], isinstance(cands[i], LinearEncoding), i))
             choice[v] = cands[best]
-            listing = ", ".join(f"{self._layout(c)}: {s:g}" for c, s in zip(cands, scores))
-            self._note(v, cands[best], f"conflict resolved by cost {{{listing}}}; "
-                       + self.why.get((v, cands[best]), ""))
         return choice
 
     def _note(self, v: SSAValue, enc: Encoding, why: str) -> None:
@@ -391,7 +492,10 @@ class LayoutEngine:
                 self._convert_operands(op, target)
         elif k is OpKind.SHAPE:
             res = tensor_results(op)
-            if not res:  # a reduction to a scalar takes any layout
+            if not res:  # a reduction to a scalar takes any layout, one for all operands
+                first = layout_of(tensor_operands(op)[0]) if tensor_operands(op) else None
+                if first is not None:
+                    self._convert_operands(op, first)
                 return
             enc = layout_of(res[0])
             if enc is None:
@@ -404,6 +508,8 @@ class LayoutEngine:
             outs = forward(op, src_enc) if src_enc is not None else None
             if outs is None:
                 raise PassFailedException(f"no layout makes {op.name} legal here")
+            # Every operand takes the first one's layout (join, a multi-operand reduce).
+            self._convert_operands(op, src_enc, by_linear_layout=op.name not in ("tt.reduce", "tt.expand_dims"))
             for r, e in zip(tensor_results(op), outs):
                 if layout_of(r) == e:
                     continue

@@ -20,9 +20,9 @@ means adding it here:
   ``encoding`` (SAME / SHAPE), None if there is no free one;
 * ``backward(op, encoding)`` — the operand encodings that make the op produce
   ``encoding`` for free (SAME / SHAPE), None if none exists.
-* ``remat_cost(op, bytes)`` — the cost of computing ``op`` a second time, in the unit of
-  ``convert_cost`` (Triton's model: arith ``bytes``, loads and transcendental math
-  ``8 × bytes``, sources 0).
+* ``remat_cost(op)`` — the cost of computing ``op`` a second time, in the unit of
+  ``convert_cost`` (memory-pipe cycles per warp: ALU ops a quarter per register,
+  transcendental math 2, loads 8; shape ops and sources 0).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ __all__ = [
     "forward",
     "is_expensive_memory_op",
     "kind_of",
+    "compute_price",
     "remat_cost",
     "tensor_bytes",
     "tensor_operands",
@@ -230,16 +231,29 @@ def backward(op: Operation, enc: Encoding) -> Encoding | None:
     return None
 
 
-def remat_cost(op: Operation) -> float:
-    """What computing ``op`` once more costs (bytes of its first result, weighted)."""
-    results = tensor_results(op)
-    if not results or kind_of(op) is OpKind.SOURCE:
+def compute_price(op: Operation) -> float:
+    """Cycles per warp for each 32-bit register of its result a thread computes with
+    ``op``, in the unit of a conversion's price (memory-pipe cycles,
+    ``ltc.lowering.plans.cost``): a quarter for ALU ops (as a plan's select), 2 for
+    transcendental math, 8 for a memory access; shape ops and sources are free."""
+    if kind_of(op) is OpKind.SOURCE or (kind_of(op) is OpKind.SHAPE and op.name != "tt.reduce"):
         return 0.0
-    size = float(tensor_bytes(results[0].type))  # type: ignore[arg-type]
     if op.name in _MEMORY or op.name == "ttg.local_load":
-        return 8 * size
+        return 8.0
     if op.name in _EXPENSIVE_MATH or op.name.startswith("math."):
-        return 8 * size
-    if kind_of(op) is OpKind.SHAPE and op.name != "tt.reduce":
+        return 2.0
+    return 0.25
+
+
+def remat_cost(op: Operation) -> float:
+    """What computing ``op`` once more costs per warp (``compute_price`` times the
+    32-bit registers of its first result a thread holds, elements spread evenly)."""
+    results = tensor_results(op)
+    price = compute_price(op)
+    if not results or not price:
         return 0.0
-    return size
+    t = results[0].type
+    hw = layout_context(op)
+    threads = (hw.num_warps or 4) * hw.threads_per_warp
+    words = max(1.0, math.prod(tensor_shape(t)) / threads) * max(1.0, element_bytes(t) / 4)  # type: ignore[arg-type]
+    return price * words

@@ -12,7 +12,8 @@ it, directly or through the slice ops that survive) is computed twice and costs
 ``remat_cost``; an op only the slice uses is moved, which is free. Triton counts only
 ops used outside the slice, so it misses the producers those ops keep alive. The
 rewrite happens when the duplicated work costs less than the conversion
-(``layout_engine.convert_cost``).
+(``layout_engine.convert_cost``, at least ``CONVERT_FLOOR``), both times their
+execution weights.
 
 ``hoist_out_of_loops(cvt)``: a conversion whose source is defined outside an enclosing
 ``scf.for`` / ``scf.while`` moves in front of the outermost such loop.
@@ -29,11 +30,17 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding
 from ltc.encodings.dot_operand import DotOperandEncoding
-from ltc.passes.layout_engine import LayoutLog, convert_cost
+from ltc.passes.conversion_cost import execution_weight
+from ltc.passes.layout_engine import RESPELL_PRICE, LayoutLog, convert_cost
 from ltc.passes.layout_ir import convert_before, layout_of, retype, with_layout
 from ltc.passes.layout_rules import OpKind, backward, forward, kind_of, remat_cost, tensor_operands, tensor_results
 
 __all__ = ["hoist_out_of_loops", "rematerialize", "sink_into_branches"]
+
+CONVERT_FLOOR = 4.0
+"""What a conversion left in the IR is worth removing, at least (a barrier's price): even
+one between two spellings of a layout, free to run, is an op the count of conversions
+sees, so cheap producers are recomputed rather than kept behind it."""
 
 _NOT_REMATERIALIZABLE = {"tt.load", "tt.reduce", "tt.scan", "tt.atomic_rmw", "tt.atomic_cas", "tt.store"}
 
@@ -95,7 +102,7 @@ def _duplicated_cost(need: dict[SSAValue, Encoding], cvt: Operation) -> float:
                         break
                 if op in survives:
                     break
-    return sum(remat_cost(op) for op in survives if kind_of(op) is not OpKind.CONVERT)
+    return sum(remat_cost(op) * execution_weight(op) for op in survives if kind_of(op) is not OpKind.CONVERT)
 
 
 def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bool:
@@ -109,9 +116,11 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bool:
     need = _backward_slice(src, target)
     if need is None:
         return False
-    saved = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]
+    price = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]
+    respelled = price <= RESPELL_PRICE  # two spellings of one layout: the conversion goes
+    saved = max(price, CONVERT_FLOOR) * execution_weight(cvt)
     cost = _duplicated_cost(need, cvt)
-    if cost >= saved and saved > 0:
+    if cost >= saved and not respelled:
         return False
     mapping: dict[SSAValue, SSAValue] = {}
 
@@ -140,7 +149,7 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bool:
     replacement = resolve(src)
     if log is not None:
         # a conversion between equal layouts (cost 0) goes whatever the duplication costs
-        why = f"duplicated cost {cost:g} < conversion {saved:g}" if saved > 0 else "the layouts are equal"
+        why = "the layouts are equal" if respelled else f"duplicated cost {cost:g} < conversion {saved:g}"
         log.add(
             f"conversion of {log.value(src)} to {log.layout(target)} removed: {len(need)} value(s) "
             f"recomputed in {log.layout(target)} ({why})"

@@ -73,16 +73,19 @@ def _converts(func: FuncOp) -> list[ConvertLayoutOp]:
     return [op for op in func.walk() if isinstance(op, ConvertLayoutOp)]
 
 
-def remove_layout_conversions(ctx: Context, module: ModuleOp, log: LayoutLog | None = None, cse: bool = True) -> None:
+def remove_layout_conversions(
+    ctx: Context, module: ModuleOp, log: LayoutLog | None = None, cse: bool = True, strategy: str = "objective"
+) -> None:
     """Run the engine on every function of ``module`` (in place); ``cse`` merges common
-    subexpressions at the end (a caller that canonicalizes afterwards skips it)."""
+    subexpressions at the end (a caller that canonicalizes afterwards skips it);
+    ``strategy`` is the engine's (``LayoutEngine.strategy``)."""
     funcs = [op for op in module.walk() if isinstance(op, FuncOp)]
     for func in funcs:
         if not func.body.blocks:
             continue
         if log is not None:
             log.function(func, func.sym_name.data)
-        engine = LayoutEngine(func.body, log)
+        engine = LayoutEngine(func.body, log, strategy)
         engine.propagate()
         engine.rewrite(engine.resolve())
     canonicalize_module(ctx, module)

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from ltc.dialects.text_spans import location_span_end
 from ltc.tools import opt
+from tests.oracle import HAVE_TRITON, triton_reprint
 
 LAYOUT = "convert-triton-to-tritongpu{num-warps=4 target=cuda:90},ltc-assign-layouts"
 
@@ -556,3 +557,516 @@ def test_a_zero_divisibility_hint_says_nothing() -> None:
     status = opt.run(["-", "-p", "convert-triton-to-tritongpu{num-warps=4 target=cuda:90},ltc-assign-layouts"],
                      io.StringIO(text), out, err)
     assert status == opt.EXIT_OK, err.getvalue()
+
+
+# ---------------------------------------------------------------- 15: verifier gaps of the last runs
+_MOD = (
+    'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", '
+    '"ttg.threads-per-warp" = 32 : i32} {\n'
+)
+_SW = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
+_TMEM = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>"
+
+
+def _fn(body: str, args: str = "", aliases: str = "") -> str:
+    return f"{aliases}{_MOD}tt.func @f({args}) {{\n{body}  tt.return\n}}\n}}\n"
+
+
+def _memdesc_arg(ty: str) -> str:
+    return _fn("", f"%m: !ttg.memdesc<{ty}>")
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # tt.atomic_poll compares integers of 16, 32 or 64 bits (Triton's TT_IntLike, then its verifier)
+        (
+            _fn("  %0 = tt.atomic_poll acquire, gpu, %p, %n : !tt.ptr<f32>, f32 -> i1\n", "%p: !tt.ptr<f32>, %n: f32"),
+            (3, 8),
+            "'tt.atomic_poll' op operand #1 must be integer or ranked tensor of integer values, but got 'f32'",
+        ),
+        (
+            _fn("  %0 = tt.atomic_poll acquire, gpu, %p, %n : !tt.ptr<i8>, i8 -> i1\n", "%p: !tt.ptr<i8>, %n: i8"),
+            (3, 8),
+            "'tt.atomic_poll' op only supports integer elements with width {16, 32, 64}",
+        ),
+        # atomic loads and stores move whole bytes
+        (
+            _fn("  %0 = tt.atomic_load relaxed, gpu, %p : (!tt.ptr<i1>) -> i1\n", "%p: !tt.ptr<i1>"),
+            (3, 8),
+            "'tt.atomic_load' op does not support sub-byte elements",
+        ),
+        (
+            _fn("  tt.atomic_store relaxed, gpu, %p, %v : !tt.ptr<i4>\n", "%p: !tt.ptr<i4>, %v: i4"),
+            (3, 3),
+            "'tt.atomic_store' op does not support sub-byte elements",
+        ),
+        # a decimal integer is no float literal (MLIR's parser); a hex one is a bit pattern that must fit
+        (
+            'module attributes {"ttg.num-ctas" = 1 : f8E4M3FN} {\n}\n',
+            (1, 37),
+            "unexpected decimal integer literal for a floating point value",
+        ),
+        (_fn("  %c = arith.constant dense<[1.0, 2]> : tensor<2xf32>\n"), (3, 35), "unexpected decimal integer literal for a floating point value"),
+        ('module attributes {"ttg.x" = 0x3C001 : f16} {\n}\n', (1, 30), "hexadecimal float constant out of range for type"),
+        ('module attributes {"ttg.x" = -0x3C00 : f16} {\n}\n', (1, 31), "hexadecimal float literal should not have a leading minus"),
+        ('module attributes {"ttg.x" = 1.5 : i32} {\n}\n', (1, 39), "floating point value not valid for specified type"),
+        # a module holds dialect attributes only
+        (
+            'module attributes {x = 1 : i32} {\n}\n',
+            (1, 1),
+            "'builtin.module' op can only contain attributes with dialect-prefixed names, found: 'x'",
+        ),
+        # dominance: an op's results are not visible in its regions; across blocks the CFG decides
+        (
+            _fn(
+                "  %1 = scf.if %c -> i32 {\n    scf.yield %n : i32\n  } else {\n    scf.yield %1 : i32\n  }\n",
+                "%n: i32, %c: i1",
+            ),
+            (6, 5),
+            "'scf.yield' op operand #0 does not dominate this use",
+        ),
+        (
+            _fn(
+                "  cf.cond_br %c, ^bb1, ^bb2(%n : i32)\n^bb1:\n  %x = arith.addi %n, %n : i32\n"
+                "  cf.br ^bb2(%x : i32)\n^bb2(%a: i32):\n  %y = arith.addi %x, %a : i32\n",
+                "%n: i32, %c: i1",
+            ),
+            (8, 8),
+            "'arith.addi' op operand #0 does not dominate this use",
+        ),
+        # branch operands match the target block's arguments
+        (
+            _fn("  cf.cond_br %c, ^bb1(%n : i32), ^bb2\n^bb1(%a: i64):\n  tt.return\n^bb2:\n", "%n: i32, %c: i1"),
+            (3, 3),
+            "'cf.cond_br' op type mismatch for bb argument #0 of successor #0",
+        ),
+        (
+            _fn("  cf.br ^bb1(%n, %n : i32, i32)\n^bb1(%a: i32):\n", "%n: i32"),
+            (3, 3),
+            "'cf.br' op branch has 2 operands for successor #0, but target block has 1",
+        ),
+        # tt.dot multiplies tensors of numbers; Ampere's mma takes f16/bf16/f64/i8/f8 (f32 as tf32)
+        (
+            _fn(
+                "  %d = tt.dot %a, %b, %c : tensor<16x16x!tt.ptr<f32>> * tensor<16x16x!tt.ptr<f32>> -> tensor<16x16xf32>\n",
+                "%a: tensor<16x16x!tt.ptr<f32>>, %b: tensor<16x16x!tt.ptr<f32>>, %c: tensor<16x16xf32>",
+            ),
+            (3, 8),
+            "'tt.dot' op operand #0 must be ranked tensor of floating-point or integer values, but got "
+            "'tensor<16x16x!tt.ptr<f32>>'",
+        ),
+        (
+            _fn(
+                "  %d = tt.dot %a, %b, %c : tensor<16x16xi32, #a> * tensor<16x16xi32, #b> -> tensor<16x16xf32, #mma>\n",
+                "%a: tensor<16x16xi32, #a>, %b: tensor<16x16xi32, #b>, %c: tensor<16x16xf32, #mma>",
+                "#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n"
+                "#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>\n#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>\n",
+            ),
+            (6, 8),
+            "'tt.dot' op unsupported MMA version",
+        ),
+        # a splat of a tensor keeps its layout (SameOperandsAndResultEncoding)
+        (
+            _fn(
+                "  %s = tt.splat %x : tensor<128xf32, #b> -> tensor<128xf32, #c>\n",
+                "%x: tensor<128xf32, #b>",
+                "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+                "#c = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n",
+            ),
+            (5, 8),
+            "'tt.splat' op requires the same encoding for all operands and results",
+        ),
+        # a block of a CFG region ends with a terminator, an empty one too
+        (
+            _fn("  cf.cond_br %c, ^bb1, ^bb2\n^bb1:\n^bb2:\n", "%c: i1"),
+            (2, 1),
+            "empty block: expect at least a terminator",
+        ),
+        # the fast division is f32 only (TT_Float32Like)
+        (
+            _fn("  %z = tt.approx_divf %x, %x : bf16\n", "%x: bf16"),
+            (3, 8),
+            "'tt.approx_divf' op operand #0 must be 32-bit float or ranked tensor of 32-bit float values, but got 'bf16'",
+        ),
+        # I32Attr and DenseI32ArrayAttr properties
+        (
+            _fn("  %t = ttg.async_wait {num = 0 : i8}\n"),
+            (3, 8),
+            "'ttg.async_wait' op attribute 'num' failed to satisfy constraint: 32-bit signless integer attribute",
+        ),
+        (
+            _fn("  ttng.async_tma_store_wait {pendings = 0 : i8}\n"),
+            (3, 3),
+            "'ttng.async_tma_store_wait' op attribute 'pendings' failed to satisfy constraint: 32-bit signless integer attribute",
+        ),
+        (
+            _fn(
+                f"  %t = ttg.memdesc_trans %m {{order = array<i8: 1, 0>}} : !ttg.memdesc<32x64xf16, {_SW}, #ttg.shared_memory> "
+                f"-> !ttg.memdesc<64x32xf16, {_SW}, #ttg.shared_memory>\n",
+                f"%m: !ttg.memdesc<32x64xf16, {_SW}, #ttg.shared_memory>",
+            ),
+            (3, 8),
+            "'ttg.memdesc_trans' op attribute 'order' failed to satisfy constraint: i32 dense array attribute",
+        ),
+        # kWidth is a 32-bit unsigned
+        (
+            _fn(
+                "",
+                "%a: tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4294967296}>>",
+                "#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n",
+            ),
+            (3, 73),
+            "#ttg.dot_op: integer value too large",
+        ),
+        # memdesc shapes and elements (Triton's type verifier)
+        (_memdesc_arg(f"0x64xf16, {_SW}, #ttg.shared_memory"), (2, 134), "shape has 0 dimension"),
+        (
+            _memdesc_arg(f"7x16xf16, {_SW}, #ttg.shared_memory"),
+            (2, 134),
+            "shape must have power-of-2 and non-zero dimensions; got 7, 16",
+        ),
+        (
+            _memdesc_arg(f"16x64xi1, {_SW}, #ttg.shared_memory"),
+            (2, 134),
+            "shared-memory element type bit width must be a multiple of 8; got 1",
+        ),
+        (_memdesc_arg(f"16x64xi4, {_SW}, #ttg.shared_memory"), (2, 134), "element type bit width must be 1 or at least 8; got 4"),
+        (
+            _memdesc_arg(f"128x128xi1, {_TMEM}, #ttng.tensor_memory"),
+            (2, 133),
+            "tensor-memory element type bit width must be at least 8; got 1",
+        ),
+        # Triton aborts on these: an element without a bit width, a pointer in tensor memory
+        (
+            _memdesc_arg(f"16x64xindex, {_SW}, #ttg.shared_memory"),
+            (2, 137),
+            "the element type of a memdesc must be an integer or float type, got index",
+        ),
+        (
+            _memdesc_arg(f"128x128x!tt.ptr<f32>, {_TMEM}, #ttng.tensor_memory"),
+            (2, 143),
+            "the element type of tensor memory must be an integer or float type, got !tt.ptr<f32>",
+        ),
+    ],
+)
+def test_triton_rejects_this_too(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (line, col, got) == (*where, message)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # a swizzle with maxPhase = 0: Triton divides by it (SIGFPE) as soon as an op maps it
+        (
+            _fn(
+                "  %t = ttg.memdesc_trans %m {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xf16, #s, #ttg.shared_memory> "
+                "-> !ttg.memdesc<64x32xf16, #s, #ttg.shared_memory>\n",
+                "%m: !ttg.memdesc<32x64xf16, #s, #ttg.shared_memory>",
+                "#s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 0, order = [1, 0]}>\n",
+            ),
+            (4, 8),
+            "vec, perPhase and maxPhase must be positive",
+        ),
+        # a blocked tile of 2^31 (Triton's layout is then not surjective: LLVM ERROR)
+        (
+            _fn(
+                "  %c = ttg.convert_layout %x : tensor<128xf32, #b> -> tensor<128xf32, #c>\n",
+                "%x: tensor<128xf32, #b>",
+                "#b = #ttg.blocked<{sizePerThread = [2147483648], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+                "#c = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n",
+            ),
+            (5, 8),
+            "a layout's sizes must be below 2**31",
+        ),
+        # an MMA instruction of 2^31 rows (Triton asserts in LinearLayout::strided1D)
+        (
+            _fn(
+                f"  %m = ttg.local_alloc %a : (tensor<128x128xf16, #mma>) -> !ttg.memdesc<128x128xf16, {_SW}, #ttg.shared_memory>\n",
+                "%a: tensor<128x128xf16, #mma>",
+                "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+                "instrShape = [2147483648, 128, 16]}>\n",
+            ),
+            (4, 8),
+            "instr_shape holds 2147483648; a layout's sizes must be below 2**31",
+        ),
+        # a tensor dim of 2^40 (Triton asserts in ensureLayoutNotLargerThan)
+        (
+            _fn(
+                "  %c = ttg.convert_layout %x : tensor<1099511627776xf32, #b> -> tensor<1099511627776xf32, #b>\n",
+                "%x: tensor<1099511627776xf32, #b>",
+                "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n",
+            ),
+            (4, 8),
+            "Dimension 0 of size 1099511627776 does not fit a layout (sizes must be below 2**31)",
+        ),
+    ],
+)
+def test_triton_aborts_on_this(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (line, col) == where and got.startswith("Operand 0 (<block argument> of type "), got
+    out, err = io.StringIO(), io.StringIO()
+    assert opt.run(["-"], io.StringIO(text), out, err) == opt.EXIT_INPUT
+    assert err.getvalue().splitlines()[1].endswith(message), err.getvalue()
+
+
+def test_a_value_named_underscore_digits_can_be_erased() -> None:
+    """``%_4`` left xDSL a name hint of "" that it refused when the dead op was erased
+    (exit 3 in the layout pipeline's dead-code elimination)."""
+    text = (
+        "tt.func @f() {\n  %_4 = arith.constant 0 : i32\n"
+        "  %_5 = arith.constant dense<true> : tensor<256xi1>\n  tt.return\n}\n"
+    )
+    out, err = io.StringIO(), io.StringIO()
+    assert opt.run(["-", "-p", LAYOUT], io.StringIO(text), out, err) == opt.EXIT_OK, err.getvalue()
+    assert "arith.constant" not in out.getvalue()
+
+
+# ---------------------------------------------------------------- 15: the last verifier gaps
+_NV = "#ttg.nvmma_shared<{{swizzlingByteWidth = {sw}, transposed = {tr}, elementBitWidth = {bits}{extra}}}>"
+_BAR = "!ttg.memdesc<1xi64, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #ttg.shared_memory, mutable>"
+_SW2 = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
+
+
+def _nv(sw: int = 32, tr: bool = False, bits: int = 16, extra: str = "") -> str:
+    return _NV.format(sw=sw, tr=str(tr).lower(), bits=bits, extra=extra)
+
+
+def _mma5(a: str, b: str, d: str) -> str:
+    """``ttng.tc_gen5_mma`` of shared ``a`` (128 x K) and ``b`` into a tensor-memory ``d``."""
+    types = f"!ttg.memdesc<{a}, #ttg.shared_memory>, !ttg.memdesc<{b}, #ttg.shared_memory>, !ttg.memdesc<{d}, #ttng.tensor_memory, mutable>"
+    args = f"%a: !ttg.memdesc<{a}, #ttg.shared_memory>, %b: !ttg.memdesc<{b}, #ttg.shared_memory>, %d: !ttg.memdesc<{d}, #ttng.tensor_memory, mutable>, %p: i1"
+    return _fn(f"  ttng.tc_gen5_mma %a, %b, %d, %p, %p : {types}\n", args)
+
+
+def _tmem(n: int) -> str:
+    return f"#ttng.tensor_memory_encoding<blockM = 128, blockN = {n}, colStride = 1>"
+
+
+def _scatter(buf: str, rows: int) -> str:
+    desc = f"!tt.tensordesc<1x16xf16, {_nv()}>"
+    return _fn(
+        f"  %x = arith.constant dense<1> : tensor<{rows}xi32>\n"
+        f"  ttng.async_tma_scatter %desc[%x, %i] %r : {desc}, tensor<{rows}xi32>, i32, !ttg.memdesc<{buf}>\n",
+        f"%desc: {desc}, %r: !ttg.memdesc<{buf}>, %i: i32",
+    )
+
+
+def _reinterpret(src: str, res: str) -> str:
+    return _fn(
+        f"  %r = ttg.memdesc_reinterpret %m : !ttg.memdesc<{src}> -> !ttg.memdesc<{res}>\n", f"%m: !ttg.memdesc<{src}>"
+    )
+
+
+_B3 = "#ttg.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>"
+_RESHAPE = (
+    "#b1 = #ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}}>\n"
+    "#b2 = #ttg.blocked<{{sizePerThread = [{spt}], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>\n"
+)
+
+
+def _reshape(spt: int) -> str:
+    return _fn(
+        "  %r = tt.reshape %x allow_reorder : tensor<64x2xf32, #b1> -> tensor<128xf32, #b2>\n",
+        "%x: tensor<64x2xf32, #b1>",
+        _RESHAPE.format(spt=spt),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # allow_reorder keeps the written layout only if it is a cheap view: the same copies
+        # and registers per thread (here 32 copies of each element: not a view of the source)
+        (
+            _reshape(32),
+            (5, 8),
+            "'tt.reshape' op Expected result encoding #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+            "warpsPerCTA = [4], order = [0]}> but was #ttg.blocked<{sizePerThread = [32], threadsPerWarp = [32], "
+            "warpsPerCTA = [4], order = [0]}>",
+        ),
+        # an NVMMA swizzle row must fit each CTA's block, counted in the layout's rank
+        (
+            _memdesc_arg(f"64x64xf16, {_nv(128, extra=', CGALayout = [[0, 1]]')}, #ttg.shared_memory"),
+            (2, 169),
+            "block shape along the contiguous dimension 1 is too small for the swizzle byte size 128 in an "
+            "NVMMASharedLayout, got 32 but expected at least 64",
+        ),
+        (
+            _memdesc_arg(f"1x1x1x1x32xf16, {_nv(64, bits=7, extra=', CGALayout = [[1, 0, 0, 0, 0]]')}, #ttg.shared_memory"),
+            (2, 181),
+            "block shape along the contiguous dimension 4 is too small for the swizzle byte size 64 in an "
+            "NVMMASharedLayout, got 32 but expected at least 73",
+        ),
+        (
+            _memdesc_arg(f"2x64x32xf16, {_nv(128)}, #ttg.shared_memory"),
+            (2, 149),
+            "block shape along the contiguous dimension 1 is too small for the swizzle byte size 128 in an "
+            "NVMMASharedLayout, got 32 but expected at least 64",
+        ),
+        # tc_gen5_mma: shapes multiply
+        (
+            _mma5(f"128x32xf16, {_nv()}", f"16x16xf16, {_nv()}", f"128x16xf32, {_TMEM.replace('128, colStride', '16, colStride')}"),
+            (3, 3),
+            "'ttng.tc_gen5_mma' op expected the last dimension of the first operand to be equal to the "
+            "second-to-last dimension of the second operand",
+        ),
+        # TMA gather/scatter: TMA's minimum tile, on the view (a view of a larger allocation is fine)
+        (
+            _scatter(f"4x16xf16, {_nv()}, #ttg.shared_memory, mutable, 16x16", 4),
+            (4, 3),
+            "'ttng.async_tma_scatter' op must have at least 8 rows, but got 4",
+        ),
+        # reinterpreting a whole view: no more bytes than the source; padding on both sides or neither
+        (
+            _reinterpret(f"64x64xf16, {_SW2}, #ttg.shared_memory, mutable", f"64x64xf32, {_SW2}, #ttg.shared_memory, mutable"),
+            (3, 8),
+            "'ttg.memdesc_reinterpret' op result shared-memory footprint (16384 bytes) exceeds the source view "
+            "(8192 bytes)",
+        ),
+        (
+            _reinterpret(
+                "64x64xf16, #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>, #ttg.shared_memory, mutable",
+                f"64x128xf16, {_SW2}, #ttg.shared_memory, mutable",
+            ),
+            (3, 8),
+            "'ttg.memdesc_reinterpret' op cannot reinterpret between padded and non-padded layouts",
+        ),
+        # a register tensor has its shared layout's rank
+        (
+            _fn(
+                f"  %m = ttg.local_alloc %x : (tensor<2x64x64xf16, #b>) -> !ttg.memdesc<2x64x64xf16, {_SW2}, #ttg.shared_memory>\n",
+                "%x: tensor<2x64x64xf16, #b>",
+                f"#b = {_B3}\n",
+            ),
+            (4, 8),
+            "'ttg.local_alloc' op source has rank 3 but memdesc encoding has rank 2",
+        ),
+        (
+            _fn(
+                f"  %x = ttg.local_load %m : !ttg.memdesc<2x64x64xf16, {_SW2}, #ttg.shared_memory> -> tensor<2x64x64xf16, #b>\n",
+                f"%m: !ttg.memdesc<2x64x64xf16, {_SW2}, #ttg.shared_memory>",
+                f"#b = {_B3}\n",
+            ),
+            (4, 8),
+            "'ttg.local_load' op result has rank 3 but memdesc encoding has rank 2",
+        ),
+        (
+            _fn(
+                f"  ttg.local_store %x, %m : tensor<2x64x64xf16, #b> -> !ttg.memdesc<2x64x64xf16, {_SW2}, #ttg.shared_memory, mutable>\n",
+                f"%m: !ttg.memdesc<2x64x64xf16, {_SW2}, #ttg.shared_memory, mutable>, %x: tensor<2x64x64xf16, #b>",
+                f"#b = {_B3}\n",
+            ),
+            (4, 3),
+            "'ttg.local_store' op source has rank 3 but memdesc encoding has rank 2",
+        ),
+        # an mma.sync operand tile spans 4 lanes of kWidth elements along K
+        (
+            _fn(
+                "  %d = tt.dot %a, %b, %c : tensor<16x8xf16, #a> * tensor<8x8xf16, #b> -> tensor<16x8xf32, #mma>\n",
+                "%a: tensor<16x8xf16, #a>, %b: tensor<8x8xf16, #b>, %c: tensor<16x8xf32, #mma>",
+                "#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n"
+                "#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>\n#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>\n",
+            ),
+            (6, 8),
+            "'tt.dot' op MMA operand layout requires K >= 4 * kWidth",
+        ),
+        # an llvm.func signature holds LLVM types only, inside structs too (at the name, MLIR's words)
+        (
+            "llvm.func @f(%a: !llvm.struct<(f32, index)>) {\n  llvm.return\n}\n",
+            (1, 11),
+            "failed to construct function type: expected LLVM type for function arguments",
+        ),
+        (
+            "llvm.func @f() -> !llvm.struct<(f32, index)> {\n  %0 = llvm.mlir.undef : !llvm.struct<(f32, index)>\n"
+            "  llvm.return %0 : !llvm.struct<(f32, index)>\n}\n",
+            (1, 11),
+            "failed to construct function type: expected LLVM type for function results'!llvm.struct<(f32, index)>'",
+        ),
+        (
+            "llvm.func @f(%a: !llvm.array<4 x index>) {\n  llvm.return\n}\n",
+            (1, 11),
+            "failed to construct function type: expected LLVM type for function arguments",
+        ),
+    ],
+)
+def test_triton_rejects_these_too(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (line, col, got) == (*where, message)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # Triton aborts ('Illegal shared layout') mapping a swizzled NVMMA buffer with fewer than
+        # 8 rows of swizzle tile per CTA: an MMAv5 operand, a TMA copy, gather or scatter
+        (
+            _mma5(f"128x32xf16, {_nv()}", f"32x2xf16, {_nv(tr=True)}", f"128x2xf32, {_tmem(2)}"),
+            (3, 3),
+            f"'ttng.tc_gen5_mma' op operand B: {_nv(tr=True)} needs a TMA box per CTA of at least 8x16 once "
+            "collapsed to 2-D, got 2x16 (Triton aborts: 'Illegal shared layout')",
+        ),
+        (
+            _mma5(f"128x128xf8E5M2, {_nv(bits=3)}", f"128x32xf8E5M2, {_nv(bits=8)}", f"128x32xf32, {_tmem(32)}"),
+            (3, 3),
+            f"'ttng.tc_gen5_mma' op operand A: {_nv(bits=3)} has elementBitWidth 3, not a power of 2: no swizzle "
+            "tile holds whole elements (Triton aborts: 'Illegal shared layout')",
+        ),
+        (
+            _fn(
+                f"  ttng.async_tma_copy_local_to_global %desc[%i, %i] %r : !tt.tensordesc<2x16xf16, {_nv()}>, "
+                f"!ttg.memdesc<2x16xf16, {_nv()}, #ttg.shared_memory>\n",
+                f"%desc: !tt.tensordesc<2x16xf16, {_nv()}>, %r: !ttg.memdesc<2x16xf16, {_nv()}, #ttg.shared_memory>, %i: i32",
+            ),
+            (3, 3),
+            f"'ttng.async_tma_copy_local_to_global' op the shared buffer: {_nv()} needs a TMA box per CTA of at "
+            "least 8x16 once collapsed to 2-D, got 2x16 (Triton aborts: 'Illegal shared layout')",
+        ),
+        (
+            _fn(
+                f"  ttng.async_tma_copy_global_to_local %desc[%i, %i] %r, %bar, %p : !tt.tensordesc<2x16xf16, {_nv()}>, "
+                f"{_BAR} -> !ttg.memdesc<2x16xf16, {_nv()}, #ttg.shared_memory, mutable>\n",
+                f"%desc: !tt.tensordesc<2x16xf16, {_nv()}>, %bar: {_BAR}, "
+                f"%r: !ttg.memdesc<2x16xf16, {_nv()}, #ttg.shared_memory, mutable>, %i: i32, %p: i1",
+            ),
+            (3, 3),
+            f"'ttng.async_tma_copy_global_to_local' op the shared buffer: {_nv()} needs a TMA box per CTA of at "
+            "least 8x16 once collapsed to 2-D, got 2x16 (Triton aborts: 'Illegal shared layout')",
+        ),
+        (
+            _scatter(f"4x16xf16, {_nv()}, #ttg.shared_memory, mutable", 4),
+            (4, 3),
+            f"'ttng.async_tma_scatter' op the shared buffer: {_nv()} needs a TMA box per CTA of at least 8x16 once "
+            "collapsed to 2-D, got 4x16 (Triton aborts: 'Illegal shared layout')",
+        ),
+    ],
+)
+def test_ltc_refuses_what_triton_aborts_on(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (line, col, got) == (*where, message)
+
+
+_ACCEPTED_15 = [
+    _reshape(1),  # the inferred layout
+    _fn(
+        "  %d = tt.dot %a, %b, %c : tensor<16x16xf16, #a> * tensor<16x8xf16, #b> -> tensor<16x8xf32, #mma>\n",
+        "%a: tensor<16x16xf16, #a>, %b: tensor<16x8xf16, #b>, %c: tensor<16x8xf32, #mma>",
+        "#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n"
+        "#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>\n#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>\n",
+    ),
+    _memdesc_arg(f"64x128xf16, {_nv(128, extra=', CGALayout = [[0, 1]]')}, #ttg.shared_memory"),
+    _memdesc_arg(f"64x64xf16, {_nv(128, extra=', CGALayout = [[1, 0]]')}, #ttg.shared_memory"),
+    _memdesc_arg(f"64x64xf16, {_nv(128)}, #ttg.shared_memory, mutable, 2x64x128"),
+    _mma5(f"128x16xf16, {_nv()}", f"16x16xf16, {_nv(tr=True)}", f"128x16xf32, {_tmem(16)}"),
+    _scatter(f"8x16xf16, {_nv()}, #ttg.shared_memory, mutable, 16x16", 8),
+    _reinterpret(f"64x64xf16, {_SW2}, #ttg.shared_memory, mutable", f"32x32xf32, {_SW2}, #ttg.shared_memory, mutable"),
+    "llvm.func @f(%a: !llvm.struct<(f32, i32)>, %b: !llvm.array<4 x i64>) {\n  llvm.return\n}\n",
+]
+
+
+@pytest.mark.parametrize("text", _ACCEPTED_15)
+def test_what_triton_accepts_beside_these_rules(tmp_path: Path, text: str) -> None:
+    out = _accepted(tmp_path, text)
+    if HAVE_TRITON:
+        assert triton_reprint(out) == triton_reprint(text)

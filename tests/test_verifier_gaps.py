@@ -51,7 +51,19 @@ _INLINE_ASM = (
 )
 
 # (id, text, ltc's first diagnostic after "error: ", a part of Triton's)
+_CAT_IN = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+_CAT_OUT = "#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+
 REJECTED = [
+    (
+        # 32 elements over 128 threads: one register each; the result in the same layout
+        # holds one register too, where the two operands bring two.
+        "cat-result-too-few-registers",
+        _func(f"%c = tt.cat %a, %b : tensor<32xi32, {_CAT_IN}> -> tensor<64xi32, {_CAT_IN}>",
+              f"%a: tensor<32xi32, {_CAT_IN}>, %b: tensor<32xi32, {_CAT_IN}>"),
+        "'tt.cat' op tt.cat result encoding requires 1 non-broadcast register values, but operands provide 2",
+        "tt.cat result encoding requires 1 non-broadcast register values, but operands provide 2",
+    ),
     (
         "broadcast-index",
         _func(f"%a = tt.broadcast %x : tensor<1x4xindex, {_BLOCKED}> -> tensor<8x4xindex, {_BLOCKED}>",
@@ -193,6 +205,11 @@ REJECTED = [
 ]
 
 ACCEPTED = [
+    (
+        "cat-result-two-registers",
+        _func(f"%c = tt.cat %a, %b : tensor<32xi32, {_CAT_IN}> -> tensor<64xi32, {_CAT_OUT}>",
+              f"%a: tensor<32xi32, {_CAT_IN}>, %b: tensor<32xi32, {_CAT_IN}>"),
+    ),
     (
         "padded-shared-one-element",
         _func("", f"%m: !ttg.memdesc<1xf16, #ttg.padded_shared<[1:+1] {{order = [0], shape = [1]}}>, {_SMEM}>"),

@@ -37,8 +37,17 @@ from xdsl.traits import HasParent, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
+from ltc.dialects.ods_checks import is_signless_int
 from ltc.dialects.tt.attrs import InputPrecision, InputPrecisionAttr, ScaleDotElemType, ScaleDotElemTypeAttr
-from ltc.dialects.tt.checks import check_ods_type, check_same_shape_and_encoding, check_slice_relation, is_tt_float, require_tensor
+from ltc.dialects.tt.checks import (
+    TT_FP_INT_TENSOR,
+    check_ods_type,
+    check_same_shape_and_encoding,
+    check_slice_relation,
+    is_tt_float,
+    is_tt_fp_int_tensor,
+    require_tensor,
+)
 from ltc.dialects.tt.types import element_bit_width, element_type_of, encoding_of, i1_like, type_text
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
@@ -229,6 +238,8 @@ class DotOp(IRDLOperation):
         print_dot_types(printer, self.a.type, self.b.type, self.d.type)
 
     def verify_(self) -> None:
+        for kind, index, v in (("operand", 0, self.a), ("operand", 1, self.b), ("operand", 2, self.c), ("result", 0, self.d)):
+            check_ods_type(self, kind, index, v.type, is_tt_fp_int_tensor(v.type), TT_FP_INT_TENSOR)
         a, b, c, d = (require_tensor(self, v.type, n) for v, n in ((self.a, "a"), (self.b, "b"), (self.c, "c"), (self.d, "d")))
         if c != d:
             raise VerifyException("'tt.dot' op result type must match the accumulator type")
@@ -282,9 +293,21 @@ class DotOp(IRDLOperation):
             if len({m.version_major for m in mmas}) > 1:
                 raise VerifyException("'tt.dot' op mismatched MMA version.")
             precision = self.inputPrecision.data if self.inputPrecision is not None else InputPrecision.IEEE
-            if a.element_type == b.element_type == f32 and precision != InputPrecision.TF32:
-                # Tensor cores take f32 operands only as TF32.
+            if a.element_type == b.element_type == f32:
+                if precision != InputPrecision.TF32:
+                    # Tensor cores take f32 operands only as TF32.
+                    raise VerifyException("'tt.dot' op unsupported MMA version")
+            elif mmas[2].version_major == 2 and not all(_mma_v2_operand(t.element_type) for t in (a, b)):
                 raise VerifyException("'tt.dot' op unsupported MMA version")
+            if mmas[2].version_major == 2 and a.get_shape()[-1] < 4 * a_dot.k_width:
+                # An mma.sync operand tile spans 4 lanes of kWidth elements along K.
+                raise VerifyException("'tt.dot' op MMA operand layout requires K >= 4 * kWidth")
+
+
+def _mma_v2_operand(element: Attribute) -> bool:
+    """An element type Ampere's ``mma`` multiplies: f16, bf16, f64, i8, or an f8 kind
+    (promoted to f16); f32 only as TF32 (checked apart)."""
+    return is_tt_float(element) or is_signless_int(element, 8)
 
 
 def _dot_operand_problem(enc: Attribute, op_idx: int, result_enc: Attribute) -> str | None:

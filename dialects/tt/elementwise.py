@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, IntegerType, StringAttr, TensorType
+from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, IntegerType, StringAttr, TensorType, f32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -269,6 +269,17 @@ class ApproxDivFOp(_SameTypeElementwiseOp):
     result = result_def(_SameTypeElementwiseOp.T)
 
     assembly_format = "$x `,` $y attr-dict `:` type($x)"
+
+    def verify_(self) -> None:
+        # Triton's TT_Float32Like: the fast division is an f32 instruction
+        for index, value in enumerate(self.operands):
+            ty = value.type
+            ok = element_type_of(ty) == f32 and (ty == f32 or isinstance(ty, TensorType))
+            if not ok:
+                raise VerifyException(
+                    f"'tt.approx_divf' op operand #{index} must be 32-bit float or ranked tensor of 32-bit float "
+                    f"values, but got '{type_text(ty)}'"
+                )
 
 
 @irdl_op_definition

@@ -28,7 +28,7 @@ from ltc.encodings.linear import LinearEncoding
 from ltc.encodings.shape_rules import reshape_encoding, split_encoding, trans_encoding
 from ltc.linear_layout import LayoutError
 
-__all__ = ["layouts_agree", "reshape_result", "split_result", "src_broadcasts", "trans_result"]
+__all__ = ["is_expensive_view", "layouts_agree", "reshape_result", "split_result", "trans_result"]
 
 
 def layouts_agree(shape: Sequence[int], a: Encoding, b: Encoding) -> bool:
@@ -86,10 +86,18 @@ def split_result(enc: Encoding, shape: Sequence[int]) -> Encoding | None:
     return None if split is None else _as_linear(split, shape[:-1])
 
 
-def src_broadcasts(enc: Encoding, shape: Sequence[int]) -> bool:
-    """Whether some hardware index of ``enc`` at ``shape`` holds a copy (a zero basis)."""
-    layout = to_linear_layout(enc, shape)
-    return any(not any(b) for bases in layout.bases.values() for b in bases)
+def is_expensive_view(enc: Encoding, shape: Sequence[int], new_enc: Encoding, new_shape: Sequence[int]) -> bool:
+    """Whether reading ``enc`` at ``shape`` as ``new_enc`` at ``new_shape`` moves data
+    (Triton's ``isExpensiveView``): per hardware index, the bits that only hold
+    copies (the free variables of the linear layout) differ, or a thread holds a
+    different number of registers. A layout that does not fit its shape is expensive."""
+    try:
+        src, dst = to_linear_layout(enc, shape), to_linear_layout(new_enc, new_shape)
+    except (LayoutError, ValueError):
+        return True
+    if src.free_variable_masks() != dst.free_variable_masks():
+        return True
+    return src.in_dim_size("register") != dst.in_dim_size("register")
 
 
 def reshape_result(enc: Encoding, shape: Sequence[int], new_shape: Sequence[int]) -> Encoding:

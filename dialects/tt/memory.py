@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -35,8 +35,8 @@ from xdsl.utils.exceptions import VerifyException
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
 from ltc.dialects.fast_parse import derived_type
 from ltc.dialects.tt.attrs import CachePolicyAttr, MemSemanticAttr, MemSyncScopeAttr, RMWOpAttr
-from ltc.dialects.tt.checks import check_same_shape_and_encoding, reject_inside_map_elementwise
-from ltc.dialects.tt.types import element_type_of, i1_like, is_ptr_like, pointee_value_type, type_text
+from ltc.dialects.tt.checks import check_ods_type, check_same_shape_and_encoding, is_tt_int, reject_inside_map_elementwise
+from ltc.dialects.tt.types import element_bit_width, element_type_of, i1_like, is_ptr_like, pointee_value_type, type_text
 
 __all__ = [
     "AddPtrOp",
@@ -329,6 +329,7 @@ class AtomicLoadOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_load_store_types(self, self.ptr.type, self.result.type, self.mask.type if self.mask else None, "result")
+        _reject_sub_byte(self, self.result.type)
 
 
 @irdl_op_definition
@@ -370,6 +371,7 @@ class AtomicStoreOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_load_store_types(self, self.ptr.type, self.val.type, self.mask.type if self.mask else None, "value")
+        _reject_sub_byte(self, self.val.type)
 
 
 @irdl_op_definition
@@ -389,6 +391,19 @@ class AtomicPollOp(IRDLOperation):
     assembly_format = "$sem `,` $scope `,` $ptr `,` $cmp attr-dict `:` type($ptr) `,` type($cmp) `->` type($result)"
 
     def verify_(self) -> None:
-        _check_load_store_types(self, self.ptr.type, self.cmp.type, None, "cmp")
+        cmp = self.cmp.type
+        # ODS's TT_IntLike: an integer (i1/i4/i8/i16/i32/i64) or a ranked tensor of them
+        int_like = is_tt_int(cmp) or (isinstance(cmp, TensorType) and is_tt_int(cmp.element_type))
+        check_ods_type(self, "operand", 1, cmp, int_like, "integer or ranked tensor of integer values")
+        _check_load_store_types(self, self.ptr.type, cmp, None, "cmp")
         if self.result.type != i1_like(self.ptr.type):
             raise VerifyException(f"'tt.atomic_poll' op result type must be {type_text(i1_like(self.ptr.type))}")
+        if element_bit_width(cmp) not in (16, 32, 64):  # what the hardware polls
+            raise VerifyException("'tt.atomic_poll' op only supports integer elements with width {16, 32, 64}")
+
+
+def _reject_sub_byte(op: Operation, value: Attribute) -> None:
+    """Triton's atomic load/store move whole bytes: no i1 or i4 elements."""
+    width = element_bit_width(value)
+    if width is not None and width < 8:
+        raise VerifyException(f"'{op.name}' op does not support sub-byte elements")

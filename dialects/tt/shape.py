@@ -40,10 +40,10 @@ from ltc.dialects.tt.checks import (
     require_tensor,
 )
 from ltc.dialects.tt.inferred_layouts import (
+    is_expensive_view,
     layouts_agree,
     reshape_result,
     split_result,
-    src_broadcasts,
     trans_result,
 )
 from ltc.dialects.tt.types import element_type_of, encoding_of, type_text
@@ -102,8 +102,11 @@ class SplatOp(_UnaryShapeOp):
         super().__init__(operands=[src], result_types=[result_type])
 
     def verify_(self) -> None:
-        # Triton 3.9 checks only the element type: it splats a tensor operand too.
+        # Triton 3.9 checks the element type and, as SameOperandsAndResultEncoding, a
+        # tensor operand's layout: it splats a tensor operand too.
         self._check_same_element_type()
+        if isinstance(self.src.type, TensorType) and encoding_of(self.src.type) != encoding_of(self.result.type):
+            raise VerifyException("'tt.splat' op requires the same encoding for all operands and results")
 
 
 @irdl_op_definition
@@ -231,10 +234,10 @@ class ReshapeOp(_UnaryShapeOp):
         if not isinstance(src_enc, LayoutAttr) or not isinstance(res_enc, LayoutAttr):
             return
         shape, new_shape = list(src.get_shape()), list(res.get_shape())
-        # Triton 3.9 lets `allow_reorder` pick any result layout unless the source
-        # holds copies of elements; otherwise the result must keep every element in
-        # its thread.
-        if self.allow_reorder is not None and not src_broadcasts(src_enc.encoding, shape):
+        # With `allow_reorder` Triton 3.9 takes the written result layout as long as
+        # it is a cheap view of the source (same copies, same registers per thread);
+        # otherwise the result must keep every element in its thread.
+        if self.allow_reorder is not None and not is_expensive_view(src_enc.encoding, shape, res_enc.encoding, new_shape):
             return
         expected = reshape_result(src_enc.encoding, shape, new_shape)
         if not layouts_agree(new_shape, expected, res_enc.encoding):
@@ -345,6 +348,29 @@ class CatOp(_BinaryShapeOp):
             raise VerifyException("'tt.cat' op result rank must equal the operand rank")
         if res.element_count() != 2 * src.element_count():
             raise VerifyException("'tt.cat' op result must have twice as many elements as each operand")
+        need = _distinct_registers(res)
+        parts = [_distinct_registers(src), _distinct_registers(require_tensor(self, self.rhs.type, "operand"))]
+        give = None if None in parts else sum(parts)  # type: ignore[arg-type]
+        if need is not None and give is not None and need < give:
+            raise VerifyException(
+                f"tt.cat result encoding requires {need} non-broadcast register values, but operands provide {give}"
+            )
+
+
+def _distinct_registers(t: TensorType) -> int | None:
+    """Distinct elements a thread holds of ``t`` in its layout (register broadcast left
+    out); None without a distributed layout."""
+    from ltc import f2
+    from ltc.encodings import to_linear_layout
+
+    enc = encoding_of(t)
+    if not isinstance(enc, DistributedLayoutAttr):
+        return None
+    try:
+        ll = to_linear_layout(enc.encoding, tuple(t.get_shape()))
+    except ValueError:
+        return None
+    return 1 << f2.rank(ll.flat_columns_by_in_dim()["register"])
 
 
 @irdl_op_definition

@@ -32,6 +32,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
+from ltc.dialects.ods_checks import check_i32_attr
 from ltc.dialects.tt import CachePolicyAttr, PtrType
 from ltc.dialects.ttg.types import AsyncTokenType, MemDescType
 
@@ -144,6 +145,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
         _memdesc_of(self.result).print_body(printer)
 
     def verify_(self) -> None:
+        check_i32_attr(self, "contiguity")
         dst = _memdesc_of(self.result)
         if not dst.is_mutable:
             raise VerifyException("Cannot store into immutable memory")
@@ -187,6 +189,9 @@ class AsyncWaitOp(IRDLOperation):
         super().__init__(
             operands=[list(async_token)], result_types=[AsyncTokenType()], properties={"num": IntegerAttr(num, i32)}
         )
+
+    def verify_(self) -> None:
+        check_i32_attr(self, "num")
 
 
 @irdl_op_definition

@@ -36,7 +36,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
-from ltc.dialects.ods_checks import check_i32_attr
+from ltc.dialects.ods_checks import check_i32_attr, check_i32_dense_array
 from ltc.dialects.tt.attrs import RMWOpAttr
 from ltc.dialects.tt.types import element_bit_width
 from ltc.dialects.ttg.types import AsyncTokenType, MemDescType, attr_text, dims_text, shape_of_shaped
@@ -97,6 +97,16 @@ def _verify_same_shape_and_element(
         )
 
 
+def _verify_encoding_rank(tensor: Attribute, memdesc: Attribute, what: str) -> None:
+    """Triton: the register tensor has the rank of the memdesc's layout (a memdesc may
+    carry the layout of one tile of a buffer of tiles; a tensor may not)."""
+    shape = shape_of_shaped(tensor)
+    enc = getattr(memdesc, "encoding", None)
+    rank = getattr(enc.encoding, "rank", None) if isinstance(enc, SharedLayoutAttr) else None
+    if shape is not None and isinstance(rank, int) and rank != len(shape):
+        raise VerifyException(f"{what} has rank {len(shape)} but memdesc encoding has rank {rank}")
+
+
 @irdl_op_definition
 class LocalAllocOp(IRDLOperation):
     """Allocate a shared-memory buffer, optionally initialised from a tensor.
@@ -152,6 +162,7 @@ class LocalAllocOp(IRDLOperation):
                 raise VerifyException("uninitialized alloc must have a mutable memdesc type")
             return
         _verify_same_shape_and_element(self.src.type, res)
+        _verify_encoding_rank(self.src.type, res, "source")
 
 
 @irdl_op_definition
@@ -174,6 +185,7 @@ class LocalLoadOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_same_shape_and_element(self.src.type, self.result.type)
+        _verify_encoding_rank(self.result.type, self.src.type, "result")
 
 
 @irdl_op_definition
@@ -199,6 +211,7 @@ class LocalStoreOp(IRDLOperation):
         if not dst.is_mutable:
             raise VerifyException("Cannot store into immutable memory")
         _verify_same_shape_and_element(self.src.type, dst)
+        _verify_encoding_rank(self.src.type, dst, "source")
 
 
 @irdl_op_definition
@@ -242,6 +255,7 @@ class MemDescTransOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        check_i32_dense_array(self, "order")
         src, res = self.src.type, self.result.type
         assert isinstance(src, MemDescType) and isinstance(res, MemDescType)
         order = [int(v) for v in self.order.get_values()]
@@ -468,12 +482,43 @@ class MemDescReinterpretOp(IRDLOperation):
         super().__init__(operands=[src], result_types=[result_type])
 
     def verify_(self) -> None:
+        _verify_shared_reinterpret(self.src.type, self.result.type)
         src, res = _tmem_columns(self.src.type), _tmem_columns(self.result.type)
         if src is not None and res is not None and res > src:
             raise VerifyException(
                 f"'ttg.memdesc_reinterpret' op result tensor-memory column footprint ({res} columns) "
                 f"exceeds the source view ({src} columns)"
             )
+
+
+def _verify_shared_reinterpret(src: Attribute, res: Attribute) -> None:
+    """Triton's rules for a shared-memory reinterpret: padding is kept or absent on both
+    sides, and the result of a full view (the source's shape is its allocation's, up to
+    leading buffer dims) spans no more bytes than the source. Views of one CTA only:
+    the bytes of a multi-CTA layout, and the offsets a subview owns, are not modelled."""
+    if not isinstance(src, MemDescType) or not isinstance(res, MemDescType):
+        return
+    src_enc, res_enc = getattr(src.encoding, "encoding", None), getattr(res.encoding, "encoding", None)
+    if src_enc is None or res_enc is None or not isinstance(src.encoding, SharedLayoutAttr):
+        return
+    if isinstance(src_enc, PaddedSharedEncoding) != isinstance(res_enc, PaddedSharedEncoding):
+        raise VerifyException("'ttg.memdesc_reinterpret' op cannot reinterpret between padded and non-padded layouts")
+    if isinstance(src_enc, PaddedSharedEncoding) or any(
+        getattr(getattr(e, "cga", None), "block_bases", ()) for e in (src_enc, res_enc)
+    ):
+        return
+    shape, alloc = list(src.get_shape()), list(src.get_alloc_shape())
+    if alloc[len(alloc) - len(shape) :] != shape:
+        return
+    src_bits, res_bits = element_bit_width(src.element_type), element_bit_width(res.element_type)
+    if not src_bits or not res_bits:
+        return
+    have, want = math.prod(shape) * src_bits // 8, math.prod(res.get_shape()) * res_bits // 8
+    if want > have:
+        raise VerifyException(
+            f"'ttg.memdesc_reinterpret' op result shared-memory footprint ({want} bytes) exceeds the source view "
+            f"({have} bytes)"
+        )
 
 
 def _tmem_columns(t: Attribute) -> int | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from io import StringIO
 
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, BoolAttr, IntAttr, IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -26,6 +26,7 @@ from ltc.encodings.shared import (
     NVMMASharedEncoding,
     PaddedSharedEncoding,
     SharedLinearEncoding,
+    shape_per_cta,
 )
 
 __all__ = [
@@ -194,6 +195,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(
                 f"rank must be equal to or one less than the shape size. Got {layout_rank} and {len(shape)}"
             )
+        _verify_shape_and_element(self, layout_rank if isinstance(layout_rank, int) else None)
         if isinstance(self.encoding, SharedLayoutAttr) and not isinstance(self.memory_space, SharedMemorySpaceAttr):
             raise VerifyException(
                 "memorySpace must be SharedMemorySpace for shared encoding. "
@@ -227,16 +229,55 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
             verify_memdesc(self)
 
 
+def _verify_shape_and_element(memdesc: MemDescType, layout_rank: int | None) -> None:
+    """Triton's shape and element rules for any memdesc: no zero dim; the dims the layout
+    covers (not a leading buffer index) powers of 2, in the shape and the allocation; an
+    element of 1 or at least 8 bits, whole bytes in shared memory. Triton aborts on an
+    element without a bit width (``index``) or, in tensor memory, a pointer."""
+    shape, alloc_shape = memdesc.get_shape(), memdesc.get_alloc_shape()
+    if 0 in shape or 0 in alloc_shape:
+        raise VerifyException("shape has 0 dimension")
+    if layout_rank is not None:
+        for what, dims in (("shape", shape), ("alloc shape", alloc_shape)):
+            if any(d & (d - 1) for d in dims[len(dims) - layout_rank :]):
+                raise VerifyException(
+                    f"{what} must have power-of-2 and non-zero dimensions; got {', '.join(map(str, dims))}"
+                )
+    element = memdesc.element_type
+    in_tmem = getattr(memdesc.memory_space, "name", None) == "ttng.tensor_memory"
+    if isinstance(element, IntegerType):
+        width = element.width.data
+    elif isinstance(element, AnyFloat):
+        width = element.bitwidth
+    elif getattr(element, "name", None) == "tt.ptr" and not in_tmem:  # (no import: tt's types import this module)
+        return
+    else:
+        where = "tensor memory" if in_tmem else "a memdesc"
+        raise VerifyException(f"the element type of {where} must be an integer or float type, got {attr_text(element)}")
+    if width != 1 and width < 8:
+        raise VerifyException(f"element type bit width must be 1 or at least 8; got {width}")
+    if isinstance(memdesc.memory_space, SharedMemorySpaceAttr) and width % 8:
+        raise VerifyException(f"shared-memory element type bit width must be a multiple of 8; got {width}")
+    if in_tmem and width < 8:
+        raise VerifyException(f"tensor-memory element type bit width must be at least 8; got {width}")
+
+
 def _verify_nvmma_block(enc: NVMMASharedEncoding, shape: Sequence[int]) -> None:
-    """Triton: a swizzled NVMMA layout needs a whole swizzle row along the contiguous dim.
+    """Triton: a swizzled NVMMA layout needs a whole swizzle row along the contiguous
+    dim of each CTA's block.
 
     ``shape`` is the allocation's shape (Triton checks the allocation, so a subslice
-    narrower than a swizzle row is fine); with one CTA per CGA (the only case
-    checked) that is the CTA's block.
+    narrower than a swizzle row is fine). The block is the allocation's trailing dims
+    of the layout's rank divided by the CTAs along each
+    (Triton's ``getShapePerCTA``); dims are counted within that rank.
     """
     swizzle = enc.swizzling_byte_width
-    if swizzle == 0 or len(shape) < 2 or enc.fp4_padded or enc.cga.block_bases:
+    if swizzle == 0 or len(shape) < 2 or enc.fp4_padded:
         return
+    rank = enc.rank
+    if rank < 2 or rank > len(shape):
+        return
+    shape = shape_per_cta(shape[len(shape) - rank :], enc.cga)
     dim = len(shape) - 2 if enc.transposed else len(shape) - 1
     needed = swizzle * 8 // enc.element_bit_width
     if shape[dim] < needed:

@@ -31,6 +31,7 @@ from ltc.dialects.ttng.common import (
     require_tcgen05,
     verify_barrier_type,
     verify_completion_barrier,
+    verify_swizzle_tile,
 )
 from ltc.dialects.ttng.tmem import parse_token, print_token
 from xdsl.dialects.builtin import (
@@ -250,6 +251,17 @@ class TCGen5MMAOp(_MMAv5Op):
             raise VerifyException("RHS operand must have a rank-2 tensor")
         if len(d.get_shape()) != 2:
             raise VerifyException("Return operand must have a rank-2 tensor")
+        (m, k), (k_b, n) = a.get_shape(), b.get_shape()
+        if k != k_b:
+            raise VerifyException(
+                "expected the last dimension of the first operand to be equal to the second-to-last "
+                "dimension of the second operand"
+            )
+        if tuple(d.get_shape()) != (m, n):
+            raise VerifyException(
+                "expected the output shape to be the concatenation of the last dimension of the first "
+                "operand and the last dimension of the second"
+            )
         if not (_is_nvmma_like(a.encoding) or isinstance(a.encoding, TensorMemoryEncodingAttr)):
             raise VerifyException("LHS operand must have a NVMMAShared or TensorMemory encoding")
         if not _is_nvmma_like(b.encoding):
@@ -280,6 +292,8 @@ class TCGen5MMAOp(_MMAv5Op):
             raise VerifyException(
                 f"The LHS operand's encoding must have twoCTA={str(two_ctas).lower()} to be used in a {kind} kernel"
             )
+        verify_swizzle_tile("operand A", a)
+        verify_swizzle_tile("operand B", b)
 
 
 _FLOAT8 = (ScaleDotElemType.E4M3, ScaleDotElemType.E5M2)
@@ -403,6 +417,8 @@ class TCGen5MMAScaledOp(_MMAv5Op):
                     raise VerifyException("expected float8 LHS operand to have e4m3 or e5m2 format")
             else:
                 raise VerifyException("unsupported LHS operand type for scaled MMA")
+        verify_swizzle_tile("operand A", a)
+        verify_swizzle_tile("operand B", b)
 
 
 @irdl_op_definition

@@ -20,6 +20,7 @@ from ltc.dialects.tt import (
     PtrType,
     TensorDescType,
 )
+from ltc.dialects.tt.types import element_bit_width
 from ltc.dialects.ttg import MemDescType, attr_text
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.dialects.ttng.common import (
@@ -34,7 +35,9 @@ from ltc.dialects.ttng.common import (
     parse_types,
     print_types,
     verify_barrier_type,
+    verify_swizzle_tile,
 )
+from ltc.dialects.ods_checks import check_i32_attr, is_signless_int
 from ltc.dialects.ttng.types import TensorDescIm2ColType
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -187,6 +190,7 @@ def _verify_tma_load(op: TTNGOp, desc: Attribute, barrier: Attribute, result: At
     if not result.is_mutable:
         raise VerifyException("cannot store into immutable memory")
     _verify_tma_encoding(desc, result.encoding)
+    verify_swizzle_tile("the shared buffer", result)
 
 
 def _verify_tma_store(desc: Attribute, src: Attribute) -> None:
@@ -195,6 +199,7 @@ def _verify_tma_store(desc: Attribute, src: Attribute) -> None:
     if nvmma is not None and nvmma.fp4_padded:
         raise VerifyException("does not support fp4_padded operands")
     _verify_tma_encoding(desc, src.encoding)
+    verify_swizzle_tile("the shared buffer", src)
 
 
 def _parse_coords(parser: Parser) -> list[UnresolvedOperand]:
@@ -474,6 +479,18 @@ def _verify_gather_scatter(desc: Attribute, buffer: Attribute, x_offsets: Attrib
         raise VerifyException("x offsets must be a 1D tensor")
     if len(shape) != 2:
         raise VerifyException("result must be a 2D tensor")
+    # TMA's minimum tile: 8 rows of at least 8 32-bit words (Triton's rule and wording;
+    # the buffer may be a view of a larger allocation).
+    if shape[0] < 8:
+        raise VerifyException(f"must have at least 8 rows, but got {shape[0]}")
+    width = element_bit_width(buffer.element_type)
+    if width is not None:
+        if width > 32:
+            raise VerifyException("TMA dtype cannot be greater than 32 bits")
+        if shape[1] < 32 // width * 8:
+            raise VerifyException(
+                f"must have at least {32 // width * 8} columns for '{attr_text(buffer.element_type)}', but got {shape[1]}"
+            )
     if shape[0] != x_offsets.get_shape()[0]:
         raise VerifyException(
             f"result tensor must have as many rows as indices ({x_offsets.get_shape()[0]}), but got {attr_text(buffer)}"
@@ -486,8 +503,6 @@ def _verify_gather_scatter(desc: Attribute, buffer: Attribute, x_offsets: Attrib
         raise VerifyException(
             f"result tensor element type must match block ({attr_text(desc.element_type)}), but got {attr_text(buffer)}"
         )
-    if buffer.get_alloc_shape()[-2:] != shape:
-        raise VerifyException("memdesc shape must match alloc shape")
     if isinstance(x_offsets.encoding, LayoutAttr):
         ll = x_offsets.encoding.to_linear_layout(x_offsets.get_shape())
         bases = ll.bases
@@ -646,6 +661,9 @@ class AsyncTMAStoreWaitOp(TTNGOp):
             props["read_only"] = UnitAttr()
         super().__init__(properties=props)
 
+    def verify_(self) -> None:
+        check_i32_attr(self, "pendings")
+
 
 # ---------------------------------------------------------------------------
 # device-side descriptors
@@ -742,8 +760,9 @@ class TensormapCreateOp(TTNGOp):
 
     def verify_(self) -> None:
         for name, limit in _TENSORMAP_LIMITS.items():
-            value = int_value(self.properties.get(name))
-            if value is None or not 0 <= value <= limit:
+            attr = self.properties.get(name)
+            value = int_value(attr)
+            if value is None or not 0 <= value <= limit or not is_signless_int(attr.type, 32):  # type: ignore[union-attr]
                 raise VerifyException(
                     f"attribute '{name}' failed to satisfy constraint: 32-bit signless integer attribute "
                     f"whose value is non-negative whose maximum value is {limit}"

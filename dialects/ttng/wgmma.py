@@ -255,6 +255,7 @@ class WarpGroupDotWaitOp(IRDLOperation):
         printer.print_list(self.inputs.types, printer.print_attribute)
 
     def verify_(self) -> None:
+        check_i32_attr(self, "pendings")
         if not self.inputs:
             raise VerifyException("expected to be waiting on at least one dependency")
         if tuple(self.inputs.types) != tuple(self.outputs.types):

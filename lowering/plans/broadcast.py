@@ -14,6 +14,9 @@ not depend on the thread; it is computed once per layout as the table
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 from ltc import f2
 from ltc.linear_layout import LinearLayout
@@ -46,10 +49,10 @@ class RegisterBroadcast:
         )
 
 
+@lru_cache(maxsize=4096)
 def strip_register_broadcast(layout: LinearLayout) -> RegisterBroadcast:
     """Split ``layout``'s register dim into independent bases and duplicates (see module doc)."""
     bases = layout.bases["register"]
-    n = len(bases)
     cols = layout.flat_columns_by_in_dim()["register"]
     echelon = f2.ColumnEchelon()
     kept_bits: list[int] = []
@@ -59,10 +62,19 @@ def strip_register_broadcast(layout: LinearLayout) -> RegisterBroadcast:
     stripped_bases = dict(layout.bases)
     stripped_bases["register"] = [bases[i] for i in kept_bits]
     stripped = LinearLayout.from_bases(stripped_bases, layout.out_dims)
-    kept = tuple(sum(1 << kept_bits[j] for j in range(len(kept_bits)) if i >> j & 1) for i in range(1 << len(kept_bits)))
-    # Element of register r (lane 0, warp 0) -> the kept register holding it.
-    value_to_kept = {}
-    for r in kept:
-        value_to_kept[f2.apply_columns(cols, r)] = r
-    canonical = tuple(value_to_kept[f2.apply_columns(cols, r)] for r in range(1 << n))
-    return RegisterBroadcast(layout, stripped, tuple(kept_bits), kept, canonical)
+    kept = _span_table([1 << b for b in kept_bits])
+    # Element of register r (lane 0, warp 0), for every r; the kept registers hold
+    # distinct elements, so sorting them finds each register's canonical one.
+    images = _span_table(cols)
+    kept_images = images[kept]
+    order = np.argsort(kept_images, kind="stable")
+    canonical = kept[order][np.searchsorted(kept_images[order], images)]
+    return RegisterBroadcast(layout, stripped, tuple(kept_bits), tuple(kept.tolist()), tuple(canonical.tolist()))
+
+
+def _span_table(cols: list[int]) -> np.ndarray:
+    """``t[x]`` = XOR of ``cols[i]`` over the set bits ``i`` of ``x``, for every ``x``."""
+    t = np.zeros(1 << len(cols), dtype=np.int64)
+    for i, c in enumerate(cols):
+        t[1 << i : 2 << i] = t[: 1 << i] ^ c
+    return t

@@ -161,6 +161,8 @@ class DotOperandEncoding(DistributedEncoding):
         op_idx = fields.int("opIdx")
         parent = fields.encoding("parent")
         k_width = fields.int("kWidth", default=0)
+        if k_width >= 1 << 32:  # Triton reads kWidth as a 32-bit unsigned
+            raise EncodingError("integer value too large", "kWidth")
         fields.finish()
         if not isinstance(parent, DistributedEncoding):
             raise EncodingError(f"ttg.dot_op unexpected parent layout: {parent.to_text()}", "parent")

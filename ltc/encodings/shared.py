@@ -66,6 +66,7 @@ whole shape with the CGA layout, as for distributed encodings
 
 from __future__ import annotations
 
+import math
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -416,6 +417,36 @@ class NVMMASharedEncoding(SharedEncoding):
         bases = [(0, packed(c)) for c in _powers_below(cols)]
         bases += [(r, packed(self.vec * ((r // self.per_phase) % self.max_phase))) for r in _powers_below(8)]
         return LinearLayout.from_bases({OFFSET: bases}, standard_out_dim_names(2))
+
+    def swizzle_tile_shortfall(self, shape: Sequence[int]) -> str | None:
+        """Why a swizzled layout cannot map a buffer of ``shape`` (the trailing dims of
+        its rank), else None: the TMA box per CTA, collapsed to 2-D (rows = all outer
+        dims, cols = the contiguous one, swapped when transposed), must hold a whole
+        8-row swizzle tile. Triton aborts ('Illegal shared layout') on an op that
+        maps such a buffer (MMAv5 operands, TMA copies)."""
+        if not self.swizzling_byte_width or self.rank < 2 or len(shape) < self.rank:
+            return None
+        if not _is_pow2(self.element_bit_width):
+            return (
+                f"{self.to_text()} has elementBitWidth {self.element_bit_width}, not a power of 2: no swizzle "
+                "tile holds whole elements (Triton aborts: 'Illegal shared layout')"
+            )
+        try:
+            box = self.tma_block_shape(shape_per_cta(shape[len(shape) - self.rank :], self.cga))
+        except ShapeError:
+            return None  # a swizzle row wider than the block: the memdesc type says so
+        rows, cols = math.prod(box[:-1]), box[-1]
+        if self.transposed:
+            rows, cols = cols, rows
+        tile = self.core_matrix()
+        packing = 2 if self.fp4_padded else 1
+        tile_rows, tile_cols = tile.out_dim_size("dim0"), tile.out_dim_size("dim1") // packing
+        if cols >= tile_cols and rows >= tile_rows:
+            return None
+        return (
+            f"{self.to_text()} needs a TMA box per CTA of at least {tile_rows}x{tile_cols} once collapsed "
+            f"to 2-D, got {rows}x{cols} (Triton aborts: 'Illegal shared layout')"
+        )
 
     def cta_layout(self, spc: tuple[int, ...]) -> LinearLayout:
         names = standard_out_dim_names(self.rank)

@@ -142,6 +142,13 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="print to stderr, per value, the layout the layout passes chose and why "
         "(anchor, propagated from, conflict scores, rematerializations)",
     )
+    p.add_argument(
+        "--conversion-report", nargs="?", const="text", choices=("text", "json"), default=None,
+        help="after the passes (or on the input as it is, with none), print to stderr one entry per "
+        "ttg.convert_layout left: location, layouts, plan, cost x loop weight, why it survives and the "
+        "cost of each rejected alternative; then the module's totals (text). '=json': a JSON list, one "
+        "entry per line. stdout stays the IR; with --split-input-file, one report per section",
+    )
     return p
 
 
@@ -177,6 +184,8 @@ def _normalise_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
             if not eq:
                 value = next(it, "")
             specs.append(value)
+        elif name == "--conversion-report" and not eq:  # never takes the next argument
+            out.append(name + "=text")
         elif name.startswith("--") and name[2:] in PASS_REGISTRY:
             opts = value.strip("'\"") if eq else ""
             specs.append(f"{name[2:]}{{{opts}}}" if opts else name[2:])
@@ -210,6 +219,7 @@ class Options:
     emit: str = "mlir"
     target: str = "sm_90"
     num_warps: int = 4
+    conversion_report: str | None = None
 
 
 def _read_input(path: str, stdin: IO[str]) -> SourceFile:
@@ -227,9 +237,17 @@ def _read_input(path: str, stdin: IO[str]) -> SourceFile:
         raise _FileError(good.diagnostic(e.start and len(good.text), "input is not valid UTF-8")) from None
 
 
-def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> str:
+def _process_chunk(
+    chunk_offset: int,
+    text: str,
+    opts: Options,
+    name: str,
+    source: SourceFile | None = None,
+    report: Callable[[str], None] | None = None,
+) -> str:
     """The printed result of one chunk; raises InputError for bad input (offsets are
-    in the whole file) and _InternalError for a bug."""
+    in the whole file) and _InternalError for a bug. With ``opts.conversion_report``,
+    the chunk's conversion report goes to ``report`` (positions from ``source``)."""
     from ltc.dialects.context import triton_context
     from ltc.dialects.printer import print_module
     from ltc.dialects.reader import SourceError, parse_module_text
@@ -256,6 +274,7 @@ def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> st
             raise InputError(op_offset(e.op), message) from None
 
     verify(None)
+    before = _module_before(parsed.module, opts)
     if opts.pipeline is not None:
 
         def between_passes(prev, module, nxt) -> None:  # noqa: ANN001 - xDSL callback
@@ -266,6 +285,9 @@ def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> st
             replace(opts.pipeline, callback=between_passes).apply(ctx, parsed.module)
         if not opts.disable_verify and not opts.verify_each:
             verify("pipeline")
+    if opts.conversion_report is not None and report is not None:
+        with _refusals_located(op_offset, chunk_offset):
+            report(_conversion_report(parsed, before, opts, source, op_offset))
     if opts.emit != "mlir":
         from ltc.tools.pipeline import emit_text, lower_to_llvm
 
@@ -277,6 +299,46 @@ def _process_chunk(chunk_offset: int, text: str, opts: Options, name: str) -> st
         parsed.module, out, debuginfo=opts.print_debuginfo, generic=opts.print_op_generic, resources=parsed.resources
     )
     return out.getvalue()
+
+
+def _module_before(module: object, opts: Options) -> object | None:
+    """A copy of the input for the report's "Triton's rule" line, when that can be priced."""
+    if opts.conversion_report != "text" or _triton_rule() is None:
+        return None
+    return module.clone()  # type: ignore[attr-defined]
+
+
+def _triton_rule() -> Callable | None:
+    """``triton_rule_summary(module_before) -> CostSummary``, when ltc has it."""
+    try:
+        from ltc.passes.layout_strategies import triton_rule_summary
+    except ImportError:
+        return None
+    return triton_rule_summary
+
+
+def _conversion_report(
+    parsed: object, before: object | None, opts: Options, source: SourceFile | None, op_offset: Callable
+) -> str:
+    """The ``--conversion-report`` of a processed chunk: entries located in the input
+    (``file:line:col``; ops the passes made are located by the report's own rules)."""
+    from ltc.passes.conversion_report import conversion_report, format_json, report_text
+
+    offsets = parsed.op_offsets  # type: ignore[attr-defined]
+
+    def locate(op: object) -> str | None:
+        if source is None or op not in offsets:
+            return None
+        line, col = source.line_col(op_offset(op))
+        return f"{source.name}:{line}:{col}"
+
+    aliases = opts.emit == "mlir"  # alias names mean something only next to the printed IR
+    module = parsed.module  # type: ignore[attr-defined]
+    if opts.conversion_report == "json":
+        return format_json(e.to_json() for e in conversion_report(module, locate, aliases).entries)
+    rule = _triton_rule()
+    triton = rule(before) if rule is not None and before is not None else None
+    return report_text(conversion_report(module, locate, aliases, triton))
 
 
 @contextlib.contextmanager
@@ -330,10 +392,16 @@ def _run_chunks(source: SourceFile, opts: Options, stderr: IO[str]) -> tuple[lis
 
     outputs: list[str] = []
     ok = True
-    for chunk in split_input(source.text, opts.split_input_file):
+
+    def report(text: str) -> None:  # --conversion-report goes to stderr
+        print(text, end="", file=stderr)
+
+    for i, chunk in enumerate(split_input(source.text, opts.split_input_file)):
+        if i and opts.conversion_report is not None:  # sections apart as on stdout
+            print(SPLIT_OUTPUT_MARKER, end="", file=stderr)
         produced: list[Diagnostic] = []
         try:
-            outputs.append(_process_chunk(chunk.offset, chunk.text, opts, source.name))
+            outputs.append(_process_chunk(chunk.offset, chunk.text, opts, source.name, source, report))
         except InputError as e:
             produced.append(Diagnostic(e.offset, e.message))
             outputs.append("")
@@ -381,6 +449,7 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
         emit=args.emit,
         target=args.target,
         num_warps=args.num_warps,
+        conversion_report=args.conversion_report,
     )
     try:
         source = _read_input(args.input, stdin)

@@ -1,0 +1,535 @@
+"""The layout objective of one function and its minimisation.
+
+**Objective.** Given a layout ``L(v)`` for every tensor value, each op contributes the
+cost of the conversions the rewrite (``LayoutEngine.rewrite``) will put around it,
+priced by ltc's own planner (``layout_engine.convert_cost``: memory-pipe cycles) and
+multiplied by the op's execution weight (``conversion_cost.execution_weight``: trip
+counts of enclosing constant loops, 16 for other loops):
+
+* elementwise (``SAME``): every operand converted to the result's layout;
+* shape ops (``SHAPE``): operands converted to the layout that makes the op free for
+  its result, else the result converted from what the operand gives;
+* anchors: every operand converted to the layout the anchor requires;
+* ``scf`` / branch edges: an init, yielded or branched value converted to the layout
+  of the value it becomes;
+* a ``ttg.convert_layout`` already in the IR: its own price;
+* the op's own work: ``layout_rules.compute_price`` per 32-bit register of its first
+  result a thread holds in the chosen layout (a layout that repeats a tensor in every
+  thread multiplies the work).
+
+Equal linear layouts cost 0 (one spelling is kept). The objective is a sum of per-op
+terms, so the change of a move is the change of the terms of the ops it touches.
+
+**Search.** Variables are the values with candidate layouts (``LayoutEngine.cands``);
+an ``scf.for`` result shares its iter argument's layout. From a start assignment:
+
+1. *region moves*: for a value ``x`` and a candidate ``c``, the region of ``(x, c)``
+   is the closure of ``x := c`` along propagation — through each op touching a region
+   value, the layout its neighbour would take for the op to be free (``forward`` /
+   ``backward``), kept where that layout is one of the neighbour's candidates. The
+   whole region switches when that lowers the objective. This moves a chain of
+   elementwise ops, or a loop's carried values with their bodies, at once. Failing
+   that, the best prefix of the region in breadth-first order from ``x`` (each value's
+   marginal change summed as it joins): the region is cut where it starts to cost,
+   e.g. at a loop's boundary or before index computations shared with a load;
+2. *single moves*: one value to another candidate (coordinate descent);
+
+until no move improves. Two starts are searched and the lower objective kept: the
+engine's per-value choice, and Triton's conflict rule (a value near a global memory op
+prefers a blocked layout, any other a tensor-core layout).
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+from collections.abc import Callable, Iterable, Iterator
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+
+from ltc.encodings import Encoding, to_linear_layout
+from ltc.encodings.blocked import BlockedEncoding
+from ltc.encodings.amd import AMDMfmaEncoding, AMDWmmaEncoding
+from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
+from ltc.encodings.slice import SliceEncoding
+from ltc.passes.cfg import edges, incoming, is_branch
+from ltc.passes.conversion_cost import execution_weight
+from ltc.passes.layout_ir import layout_of, tensor_shape
+from ltc.passes.layout_rules import OpKind, backward, compute_price, element_bytes, forward, kind_of, tensor_operands, tensor_results
+
+__all__ = ["LayoutObjective", "consistent", "group", "minimize", "triton_rule_start"]
+
+INFEASIBLE = 1e18
+"""Term of an op no layout choice makes legal (never chosen over a legal one)."""
+
+MAX_ROUNDS = 6
+MAX_REGION = 1024
+PATIENCE = 48
+EVALUATIONS_PER_OP = 100
+"""The search's budget: op terms computed per op of the function (it stops there)."""
+"""A prefix scan stops this many values past its best prefix."""
+
+Price = Callable[[Encoding, Encoding, TensorType], float]
+
+
+class LayoutObjective:
+    """The objective of one function body over an assignment ``choice`` (see the module doc).
+
+    ``cands`` are the variables' candidate layouts; values outside it keep their type's
+    layout. ``price(src, dst, type)`` prices one conversion (0 for equal layouts).
+    """
+
+    def __init__(self, cands: dict[SSAValue, list[Encoding]], price: Price) -> None:
+        self.cands = cands
+        self.price = price
+        self.choice: dict[SSAValue, Encoding] = {}
+        self._weights: dict[Block | None, float] = {}
+        self._touch: dict[SSAValue, tuple[Operation, ...]] = {}
+        self._regs: dict[tuple[Encoding, TensorType], float] = {}
+        self._prices: dict[tuple[Encoding, Encoding, TensorType], float] = {}
+        self._terms: dict[Operation, float] = {}
+        self._converts: dict[Operation, bool] = {}
+        self._kinds: dict[Operation, OpKind] = {}
+        self._units: dict[Operation, float] = {}
+        self._nbrs: dict[tuple[SSAValue, Encoding], list[tuple[SSAValue, Encoding | None]]] = {}
+        self._fw: dict[tuple[Operation, Encoding], list[Encoding] | None] = {}
+        self._bw: dict[tuple[Operation, Encoding], Encoding | None] = {}
+        self._eq: dict[tuple[Encoding, Encoding, TensorType], bool] = {}
+        self.evaluations = 0
+        """Op terms computed so far (``minimize`` stops at its budget)."""
+
+    # -- the objective ----------------------------------------------------------------
+
+    def layout(self, v: SSAValue) -> Encoding | None:
+        c = self.choice.get(v)
+        return c if c is not None else layout_of(v)
+
+    def weight(self, op: Operation) -> float:
+        block = op.parent_block()
+        w = self._weights.get(block)
+        if w is None:
+            w = self._weights[block] = execution_weight(op)
+        return w
+
+    def _cvt(self, src: Encoding | None, dst: Encoding | None, t: object) -> float:
+        if src is None or dst is None or src == dst or not isinstance(t, TensorType):
+            return 0.0
+        key = (src, dst, t)
+        p = self._prices.get(key)
+        if p is None:
+            p = self._prices[key] = self.price(src, dst, t)
+        return p
+
+    def reset(self, choice: dict[SSAValue, Encoding]) -> None:
+        """Start from ``choice``."""
+        self.choice = dict(choice)
+        self._terms.clear()
+
+    def term(self, op: Operation) -> float:
+        """The conversions the rewrite puts around ``op`` and its work, priced and weighted
+        (cached until a value it touches changes layout)."""
+        t = self._terms.get(op)
+        if t is None:
+            t = self._terms[op] = self._term(op)
+        return t
+
+    def converts_near(self, v: SSAValue) -> bool:
+        """Whether an op touching ``v`` needs a conversion under the current choice."""
+        for op in self.touching(v):
+            self.term(op)
+            if self._converts.get(op):
+                return True
+        return False
+
+    def kind(self, op: Operation) -> OpKind:
+        k = self._kinds.get(op)
+        if k is None:
+            k = self._kinds[op] = kind_of(op)
+        return k
+
+    def _term(self, op: Operation) -> float:
+        self.evaluations += 1
+        k = self.kind(op)
+        cost = 0.0
+        if k is OpKind.SAME:
+            res = tensor_results(op)
+            target = self.layout(res[0]) if res else None
+            if target is not None:
+                for o in tensor_operands(op):
+                    cost += self._cvt(self.layout(o), target, o.type)
+                for r in res[1:]:
+                    cost += self._cvt(target, self.layout(r), r.type)
+        elif k is OpKind.SHAPE:
+            cost = self._shape_term(op)
+        elif k is OpKind.CONVERT:
+            cost = self._cvt(self.layout(op.operands[0]), self.layout(op.results[0]), op.results[0].type)
+        elif k is OpKind.ANCHOR:
+            for o in tensor_operands(op):
+                cost += self._cvt(self.layout(o), layout_of(o), o.type)
+        else:
+            cost = sum(self._cvt(self.layout(a), self.layout(b), a.type) for a, b in _edges(op))
+        self._converts[op] = cost > 0
+        unit = self._units.get(op)
+        if unit is None:
+            unit = self._units[op] = compute_price(op)
+        if unit:
+            res = tensor_results(op)
+            if res:
+                cost += unit * self.words(self.layout(res[0]), res[0].type)
+        return cost * self.weight(op) if cost else 0.0
+
+    def words(self, enc: Encoding | None, t: object) -> float:
+        """32-bit registers a thread holds of a tensor of type ``t`` in ``enc``."""
+        if enc is None or not isinstance(t, TensorType):
+            return 0.0
+        key = (enc, t)
+        words = self._regs.get(key)
+        if words is None:
+            try:
+                regs = to_linear_layout(enc, tensor_shape(t)).in_dim_size("register")
+            except ValueError:
+                regs = 1
+            words = self._regs[key] = regs * max(1.0, element_bytes(t) / 4)
+        return words
+
+    def _shape_term(self, op: Operation) -> float:
+        res = tensor_results(op)
+        if not res:  # a reduction to a scalar: every operand in the first one's layout
+            ops = tensor_operands(op)
+            first = self.layout(ops[0]) if ops else None
+            return sum(self._cvt(self.layout(o), first, o.type) for o in ops[1:])
+        want = self.layout(res[0])
+        if want is None:
+            return 0.0
+        need = self._backward(op, want)
+        if need is not None and self._free(op, need):
+            return sum(self._cvt(self.layout(o), need, o.type) for o in tensor_operands(op))
+        src = self.layout(tensor_operands(op)[0])
+        outs = self._forward(op, src) if src is not None else None
+        if outs is None:
+            return INFEASIBLE
+        cost = sum(self._cvt(self.layout(o), src, o.type) for o in tensor_operands(op)[1:])
+        return cost + sum(self._cvt(e, self.layout(r), r.type) for r, e in zip(res, outs))
+
+    def _forward(self, op: Operation, enc: Encoding) -> list[Encoding] | None:
+        key = (op, enc)
+        if key not in self._fw:
+            self._fw[key] = forward(op, enc)
+        return self._fw[key]
+
+    def _backward(self, op: Operation, enc: Encoding) -> Encoding | None:
+        key = (op, enc)
+        if key not in self._bw:
+            self._bw[key] = backward(op, enc)
+        return self._bw[key]
+
+    def _free(self, op: Operation, need: Encoding) -> bool:
+        outs = self._forward(op, need)
+        if outs is None:
+            return False
+        for r, e in zip(tensor_results(op), outs):
+            have = self.layout(r)
+            if have == e:
+                continue
+            if op.name in ("tt.reduce", "tt.expand_dims") or have is None:
+                return False
+            if not self._same_linear(have, e, r.type):
+                return False
+        return True
+
+    def _same_linear(self, a: Encoding, b: Encoding, t: TensorType) -> bool:
+        key = (a, b, t)
+        got = self._eq.get(key)
+        if got is None:
+            shape = tensor_shape(t)
+            try:
+                got = to_linear_layout(a, shape) == to_linear_layout(b, shape)
+            except ValueError:
+                got = False
+            self._eq[key] = got
+        return got
+
+    def touching(self, v: SSAValue) -> tuple[Operation, ...]:
+        """The ops whose terms depend on ``v``'s layout."""
+        got = self._touch.get(v)
+        if got is not None:
+            return got
+        ops: dict[Operation, None] = {}
+        for m in group(v):
+            for use in m.uses:
+                ops[use.operation] = None
+            if isinstance(m, OpResult):
+                ops[m.op] = None
+                if isinstance(m.op, scf.ForOp):
+                    ops[m.op.body.block.last_op] = None  # type: ignore[index]
+                elif isinstance(m.op, (scf.IfOp, scf.WhileOp)):
+                    # their yields / condition read the results' layouts
+                    for region in m.op.regions:
+                        for b in region.blocks:
+                            ops[b.last_op] = None  # type: ignore[index]
+            elif isinstance(m, BlockArgument):
+                parent = m.block.parent_op()
+                if isinstance(parent, scf.ForOp):
+                    ops[parent] = None
+                    ops[parent.body.block.last_op] = None  # type: ignore[index]
+                elif isinstance(parent, scf.WhileOp):
+                    ops[parent] = None
+                    for region in parent.regions:
+                        if region.block.last_op is not None:
+                            ops[region.block.last_op] = None
+                for branch, _ in incoming(m):
+                    ops[branch] = None
+        out = tuple(op for op in ops if op is not None)
+        self._touch[v] = out
+        return out
+
+    def local(self, ops: Iterable[Operation]) -> float:
+        return sum(self.term(op) for op in ops)
+
+    def total(self, body_ops: Iterable[Operation]) -> float:
+        return sum(self.term(op) for op in body_ops)
+
+    # -- moves ------------------------------------------------------------------------
+
+    def region(self, x: SSAValue, c: Encoding) -> Iterator[tuple[SSAValue, Encoding]]:
+        """``x := c`` closed along propagation through the candidates (module doc), lazily:
+        breadth first, values of ``x``'s own loop before the others, so that a prefix of
+        the order is a region that stays in the loop (``try_prefix``)."""
+        seen = {x}
+        home = _loop_of(x)
+        work = [(0, 0, 0, x, c)]
+        tick = 0
+        while work and tick < MAX_REGION:
+            _, dist, _, v, e = heappop(work)
+            yield v, e
+            for u, f in self.neighbours(v, e):
+                if u in seen or f is None:
+                    continue
+                opts = self.cands.get(u)
+                if not opts:
+                    continue
+                pick = _same_layout(f, opts, u)
+                if pick is None or self.choice.get(u) == pick:
+                    continue
+                seen.add(u)
+                tick += 1
+                heappush(work, (0 if _loop_of(u) is home else 1, dist + 1, tick, u, pick))
+
+    def try_prefix(self, move: Iterable[tuple[SSAValue, Encoding]]) -> list[SSAValue]:
+        """Apply the best non-empty prefix of ``move`` if it lowers the objective; returns
+        the values it moved (none: nothing applied). Each value's marginal change is the
+        change of the terms of the ops it touches, so the scan costs one pass; it stops
+        ``PATIENCE`` values past its best prefix."""
+        applied: list[tuple[SSAValue, Encoding | None]] = []
+        total = best = 0.0
+        best_k = 0
+        for v, e in move:
+            ops = self.touching(v)
+            before = self.local(ops)
+            applied.append((v, self.choice.get(v)))
+            self._set(v, e)
+            total += self.local(ops) - before
+            if total < best - 1e-9 * max(1.0, abs(before)):
+                best, best_k = total, len(applied)
+            elif len(applied) - best_k > PATIENCE:
+                break
+        for v, old in reversed(applied[best_k:]):
+            if old is not None:
+                self._set(v, old)
+        return [v for v, _ in applied[:best_k]]
+
+    def neighbours(self, v: SSAValue, e: Encoding) -> list[tuple[SSAValue, Encoding | None]]:
+        """For ``v`` in ``e``: the values next to it and the layout each needs to be free
+        (memoized: it depends on the IR only)."""
+        key = (v, e)
+        got = self._nbrs.get(key)
+        if got is not None:
+            return got
+        out: list[tuple[SSAValue, Encoding | None]] = []
+        for m in group(v):
+            for use in m.uses:
+                op = use.operation
+                k = self.kind(op)
+                if k in (OpKind.SAME, OpKind.SHAPE):
+                    outs = forward(op, e)
+                    if outs is not None:
+                        out += list(zip(tensor_results(op), outs))
+                    if k is OpKind.SAME:
+                        out += [(o, e) for o in tensor_operands(op) if o is not m]
+                elif k is OpKind.CONVERT:
+                    out.append((op.results[0], e))
+                else:
+                    out += [(b, e) for a, b in _edges(op) if a is m]
+            if isinstance(m, OpResult):
+                op = m.op
+                k = self.kind(op)
+                if k in (OpKind.SAME, OpKind.SHAPE) and op.name != "tt.reduce":
+                    need = backward(op, e)
+                    out += [(o, need) for o in tensor_operands(op)]
+                elif k is OpKind.CONVERT:
+                    out.append((op.operands[0], e))
+            for a, b in _incoming_edges(m):
+                out.append((a, e))
+        self._nbrs[key] = out
+        return out
+
+    def _set(self, v: SSAValue, e: Encoding) -> None:
+        for m in group(v):
+            self.choice[m] = e
+        for op in self.touching(v):
+            self._terms.pop(op, None)
+
+
+_SAME_ENCODING_RESULTS = ("tt.split", "tt.reduce")
+
+
+def group(v: SSAValue) -> tuple[SSAValue, ...]:
+    """Values that share one layout: an ``scf.for`` iter argument and its result; the
+    results of ``tt.split`` and of a multi-result ``tt.reduce`` (their verifiers want one
+    encoding)."""
+    if isinstance(v, BlockArgument):
+        parent = v.block.parent_op()
+        if isinstance(parent, scf.ForOp) and v.index >= 1:
+            return (v, parent.results[v.index - 1])
+    elif isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
+        return (v, v.op.body.block.args[1 + v.index])
+    elif isinstance(v, OpResult) and v.op.name in _SAME_ENCODING_RESULTS and len(v.op.results) > 1:
+        return tuple(r for r in v.op.results if isinstance(r.type, TensorType))
+    return (v,)
+
+
+def consistent(choice: dict[SSAValue, Encoding]) -> dict[SSAValue, Encoding]:
+    """``choice`` with every group taking its first member's layout."""
+    out = dict(choice)
+    done: set[SSAValue] = set()
+    for v, e in choice.items():
+        if v in done:
+            continue
+        for m in group(v):
+            done.add(m)
+            out[m] = e
+    return out
+
+
+def _loop_of(v: SSAValue) -> Operation | None:
+    """The innermost loop computing ``v`` (a loop's iter argument: that loop)."""
+    op = v.op if isinstance(v, OpResult) else v.block.parent_op()  # type: ignore[union-attr]
+    if isinstance(v, OpResult) and isinstance(op, scf.ForOp):
+        return op  # a loop's result shares its iter argument's layout
+    while op is not None and not isinstance(op, (scf.ForOp, scf.WhileOp)):
+        op = op.parent_op()
+    return op
+
+
+def _edges(op: Operation) -> list[tuple[SSAValue, SSAValue]]:
+    """(value, the value it becomes) pairs of a control-flow op (init, yield, branch)."""
+    if isinstance(op, scf.ForOp):
+        return [(op.operands[3 + i], a) for i, a in enumerate(op.body.block.args[1:])]
+    if isinstance(op, scf.YieldOp):
+        parent = op.parent_op()
+        if isinstance(parent, scf.ForOp):
+            return list(zip(op.operands, parent.body.block.args[1:]))
+        if isinstance(parent, scf.IfOp):
+            return list(zip(op.operands, parent.results))
+        if isinstance(parent, scf.WhileOp):
+            return list(zip(op.operands, parent.before_region.block.args))
+        return []
+    if isinstance(op, scf.WhileOp):
+        return list(zip(op.operands, op.before_region.block.args))
+    if isinstance(op, scf.ConditionOp):
+        parent = op.parent_op()
+        if isinstance(parent, scf.WhileOp):
+            return list(zip(op.operands[1:], parent.after_region.block.args)) + list(zip(op.operands[1:], parent.results))
+        return []
+    if is_branch(op):
+        return [(op.operands[e.first + i], a) for e in edges(op) for i, a in enumerate(e.block.args)]
+    return []
+
+
+def _incoming_edges(v: SSAValue) -> list[tuple[SSAValue, SSAValue]]:
+    if not isinstance(v, BlockArgument):
+        if isinstance(v, OpResult) and isinstance(v.op, scf.IfOp):
+            return [(y.operands[v.index], v) for r in v.op.regions for y in [r.block.last_op] if isinstance(y, scf.YieldOp)]
+        return []
+    out = [(branch.operands[i], v) for branch, i in incoming(v)]
+    parent = v.block.parent_op()
+    if isinstance(parent, scf.ForOp) and v.index >= 1:
+        out.append((parent.operands[2 + v.index], v))
+        y = parent.body.block.last_op
+        if isinstance(y, scf.YieldOp):
+            out.append((y.operands[v.index - 1], v))
+    return out
+
+
+def _same_layout(f: Encoding, opts: list[Encoding], u: SSAValue) -> Encoding | None:
+    """The candidate of ``u`` equal to ``f`` (as written, else as a linear layout)."""
+    if f in opts:
+        return f
+    shape = tensor_shape(u.type)
+    try:
+        ll = to_linear_layout(f, shape)
+        for o in opts:
+            if to_linear_layout(o, shape) == ll:
+                return o
+    except ValueError:
+        return None
+    return None
+
+
+def triton_rule_start(cands: dict[SSAValue, list[Encoding]], memory_near: Callable[[SSAValue], bool]) -> dict[SSAValue, Encoding]:
+    """Triton's conflict rule: near a global memory op prefer a blocked layout, elsewhere
+    a tensor-core one (a slice of one counts as its parent), else the first candidate."""
+
+    def is_mma(e: Encoding) -> bool:
+        while isinstance(e, SliceEncoding):
+            e = e.parent
+        return isinstance(e, (NvidiaMmaEncoding, AMDMfmaEncoding, AMDWmmaEncoding))
+
+    def is_blocked(e: Encoding) -> bool:
+        while isinstance(e, SliceEncoding):
+            e = e.parent
+        return isinstance(e, BlockedEncoding)
+
+    start: dict[SSAValue, Encoding] = {}
+    for v, opts in cands.items():
+        if not opts:
+            continue
+        want = is_blocked if memory_near(v) else is_mma
+        start[v] = next((e for e in opts if want(e)), opts[0])
+    return start
+
+
+def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Operation]) -> float:
+    """Region moves from ``obj.choice`` until none improves or the budget
+    (``EVALUATIONS_PER_OP``) is spent (module doc); returns the objective reached. A value seeds moves only while an op it touches holds a
+    conversion (elsewhere every move only adds some), and after the first round only
+    when a move changed something next to it."""
+    multi = [v for v in variables if len(obj.cands.get(v, ())) > 1]
+    dirty = set(multi)
+    budget = obj.evaluations + EVALUATIONS_PER_OP * max(1, len(body_ops))
+    for _ in range(MAX_ROUNDS):
+        changed: set[SSAValue] = set()
+        # The costliest neighbourhoods first, so that a spent budget leaves the least.
+        seeds = sorted((x for x in multi if x in dirty and obj.converts_near(x)), key=lambda x: -obj.local(obj.touching(x)))
+        for x in seeds:
+            if obj.evaluations > budget:
+                return obj.total(body_ops)
+            if not obj.converts_near(x):
+                continue
+            cur = obj.choice.get(x)
+            for c in obj.cands[x]:
+                if c == cur:
+                    continue
+                moved = obj.try_prefix(obj.region(x, c))
+                if moved:
+                    for v in moved:
+                        changed.add(v)
+                        for op in obj.touching(v):
+                            changed.update(r for r in op.results)
+                            changed.update(op.operands)
+                    cur = obj.choice.get(x)
+        if not changed:
+            break
+        dirty = changed
+    return obj.total(body_ops)

@@ -1,0 +1,49 @@
+"""Triton's default layout assignment, rebuilt from ltc's passes and priced by ltc's
+cost model, so that ltc's choice can be compared with it on the same input.
+
+Triton's rule, as ltc reproduces it: coalescing with Triton's per-thread runs
+(``span-rows=false``), tensor-core anchors, then every value with several candidate
+layouts takes the blocked one next to a global memory op and the tensor-core one
+elsewhere (``layout_objective.triton_rule_start``), followed by the same
+rematerialization, hoisting and duplication passes. It is an estimate of what Triton
+leaves, not Triton itself (``benchmarks/bench_passes.py --corpus`` measures Triton's
+real output).
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.utils.exceptions import PassFailedException, VerifyException
+
+from ltc.passes.conversion_cost import CostSummary, summarize
+from ltc.passes.layout_ir import encoding_of_type
+
+__all__ = ["apply_triton_rule", "triton_rule_summary"]
+
+
+def apply_triton_rule(ctx: Context, module: ModuleOp) -> None:
+    """Lay out ``module`` (which carries layouts already) by Triton's rule, in place."""
+    from ltc.passes.accelerate_matmul import AccelerateMatmulPass
+    from ltc.passes.coalesce import CoalescePass
+    from ltc.passes.reduce_data_duplication import ReduceDataDuplicationPass
+    from ltc.passes.remove_layout_conversions import canonicalize_module, remove_layout_conversions
+
+    CoalescePass(span_rows=False).apply(ctx, module)
+    AccelerateMatmulPass().apply(ctx, module)
+    remove_layout_conversions(ctx, module, cse=False, strategy="triton")
+    ReduceDataDuplicationPass().apply(ctx, module)
+    canonicalize_module(ctx, module, cse=True)
+
+
+def triton_rule_summary(module: ModuleOp) -> CostSummary | None:
+    """Conversions and weighted cost Triton's rule leaves on a copy of ``module``; None
+    when the module carries no layouts yet (TTIR) or the rule cannot lay it out."""
+    if not any(encoding_of_type(r.type) is not None for op in module.walk() for r in op.results if isinstance(r.type, TensorType)):
+        return None
+    copy = module.clone()
+    try:
+        apply_triton_rule(Context(allow_unregistered=True), copy)
+    except (PassFailedException, VerifyException, ValueError):
+        return None  # the rule cannot lay it out: no comparison rather than a failure
+    return summarize(copy)
