@@ -23,18 +23,18 @@ terms, so the change of a move is the change of the terms of the ops it touches.
 **Search.** Variables are the values with candidate layouts (``LayoutEngine.cands``);
 an ``scf.for`` result shares its iter argument's layout. From a start assignment:
 
-1. *region moves*: for a value ``x`` and a candidate ``c``, the region of ``(x, c)``
-   is the closure of ``x := c`` along propagation — through each op touching a region
-   value, the layout its neighbour would take for the op to be free (``forward`` /
-   ``backward``), kept where that layout is one of the neighbour's candidates. The
-   whole region switches when that lowers the objective. This moves a chain of
-   elementwise ops, or a loop's carried values with their bodies, at once. Failing
-   that, the best prefix of the region in breadth-first order from ``x`` (each value's
-   marginal change summed as it joins): the region is cut where it starts to cost,
-   e.g. at a loop's boundary or before index computations shared with a load;
-2. *single moves*: one value to another candidate (coordinate descent);
-
-until no move improves. Two starts are searched and the lower objective kept: the
+*region moves*: for a value ``x`` and a candidate ``c``, the region of ``(x, c)`` is
+the closure of ``x := c`` along propagation — through each op touching a region value,
+the layout its neighbour would take for the op to be free (``forward`` / ``backward``),
+kept where that layout is one of the neighbour's candidates — in breadth-first order,
+the values of ``x``'s own loop first. The best prefix of that order is applied (each
+value's marginal change summed as it joins; the scan stops ``PATIENCE`` values past its
+best): a chain of elementwise ops, or a loop's carried values with their bodies, moves
+at once, and the region is cut where it starts to cost, e.g. at a loop's boundary or
+before index computations shared with a load. The prefix of length 1 is a single move
+(coordinate descent). Only values next to a conversion seed moves, the costliest
+first, within ``EVALUATIONS_PER_OP`` term evaluations per op of the function, until
+no move improves. Two starts are searched and the lower objective kept: the
 engine's per-value choice, and Triton's conflict rule (a value near a global memory op
 prefers a blocked layout, any other a tensor-core layout).
 """
