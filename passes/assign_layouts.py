@@ -26,8 +26,7 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.passes.conversion_cost import CostSummary, summarize
 from ltc.passes.layout_engine import LayoutLog
-from ltc.passes.layout_strategies import apply_triton_rule
-from ltc.passes.remove_layout_conversions import canonicalize_module, remove_layout_conversions
+from ltc.passes.layout_strategies import apply_triton_rule, lay_out
 
 __all__ = ["AssignLayoutsPass"]
 
@@ -48,7 +47,7 @@ class AssignLayoutsPass(ModulePass):
         # result replaces ltc's when it costs less under the same model (weighted cost,
         # then conversions), so ltc never leaves more than the rule would.
         rule = op.clone()
-        self._pipeline(ctx, op, log, "objective")
+        lay_out(ctx, op, span_rows=self.span_rows, strategy="objective", log=log)
         try:
             apply_triton_rule(ctx, rule)
         except (PassFailedException, VerifyException, ValueError):
@@ -61,17 +60,6 @@ class AssignLayoutsPass(ModulePass):
                 log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
         if log is not None:
             sys.stderr.write(log.text(op))
-
-    def _pipeline(self, ctx: Context, op: ModuleOp, log: LayoutLog | None, strategy: str) -> None:
-        from ltc.passes.accelerate_matmul import AccelerateMatmulPass
-        from ltc.passes.coalesce import CoalescePass
-        from ltc.passes.reduce_data_duplication import ReduceDataDuplicationPass
-
-        CoalescePass(span_rows=self.span_rows).apply(ctx, op)
-        AccelerateMatmulPass().apply(ctx, op)
-        remove_layout_conversions(ctx, op, log, cse=False, strategy=strategy)
-        ReduceDataDuplicationPass().apply(ctx, op)
-        canonicalize_module(ctx, op, cse=True)
 
 
 def _key(s: CostSummary) -> tuple[float, int]:

@@ -18,22 +18,30 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.passes.conversion_cost import CostSummary, summarize
 from ltc.passes.layout_ir import encoding_of_type
+from ltc.passes.layout_log import LayoutLog
 
-__all__ = ["apply_triton_rule", "triton_rule_summary"]
+__all__ = ["apply_triton_rule", "lay_out", "triton_rule_summary"]
 
 
-def apply_triton_rule(ctx: Context, module: ModuleOp) -> None:
-    """Lay out ``module`` (which carries layouts already) by Triton's rule, in place."""
+def lay_out(ctx: Context, module: ModuleOp, *, span_rows: bool, strategy: str, log: LayoutLog | None = None) -> None:
+    """ltc's layout pipeline on ``module`` (which carries layouts already), in place:
+    coalesce (``span_rows``), accelerate matmuls, remove conversions by the engine's
+    ``strategy``, reduce duplication, canonicalize."""
     from ltc.passes.accelerate_matmul import AccelerateMatmulPass
     from ltc.passes.coalesce import CoalescePass
     from ltc.passes.reduce_data_duplication import ReduceDataDuplicationPass
     from ltc.passes.remove_layout_conversions import canonicalize_module, remove_layout_conversions
 
-    CoalescePass(span_rows=False).apply(ctx, module)
+    CoalescePass(span_rows=span_rows).apply(ctx, module)
     AccelerateMatmulPass().apply(ctx, module)
-    remove_layout_conversions(ctx, module, cse=False, strategy="triton")
+    remove_layout_conversions(ctx, module, log, cse=False, strategy=strategy)
     ReduceDataDuplicationPass().apply(ctx, module)
     canonicalize_module(ctx, module, cse=True)
+
+
+def apply_triton_rule(ctx: Context, module: ModuleOp) -> None:
+    """Lay out ``module`` (which carries layouts already) by Triton's rule, in place."""
+    lay_out(ctx, module, span_rows=False, strategy="triton")
 
 
 def triton_rule_summary(module: ModuleOp) -> CostSummary | None:
