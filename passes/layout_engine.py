@@ -172,6 +172,9 @@ class LayoutEngine:
         self.cands: dict[SSAValue, list[Encoding]] = {}
         self.why: dict[tuple[SSAValue, Encoding], str] = {}
         self.walked: set[tuple[SSAValue, Encoding, bool]] = set()
+        self.anchored: set[tuple[SSAValue, Encoding]] = set()
+        """(value, candidate) pairs that forward propagation from an anchor's result
+        reaches: the layouts Triton's propagation would give the value."""
         owner = body.parent_op()
         self.capability = ModuleConfig.of(owner).capability if owner is not None else 90
 
@@ -226,6 +229,7 @@ class LayoutEngine:
                 for r in tensor_results(op):
                     self.fixed[r] = f"anchor ({op.name})"
                     if (e := layout_of(r)) is not None:
+                        self.anchored.add((r, e))
                         work.append((r, e, True))
                 for o in tensor_operands(op):
                     if (e := layout_of(o)) is not None:
@@ -257,20 +261,26 @@ class LayoutEngine:
 
     def _forward(self, v: SSAValue, enc: Encoding, work: list) -> None:
         name = self._name(v)
+        anchored = (v, enc) in self.anchored
         for use in list(v.uses):
             op, idx = use.operation, use.index
             k = kind_of(op)
             why = f"propagated from {name} through {op.name}"
+            targets: list[tuple[SSAValue, Encoding]] = []
             if k is OpKind.CONVERT:
-                self._push(op.results[0], enc, why, work, True)
+                targets = [(op.results[0], enc)]
             elif k in (OpKind.SAME, OpKind.SHAPE):
                 outs = forward(op, enc)
                 if outs is not None:
-                    for r, e in zip(tensor_results(op), outs):
-                        self._push(r, e, why, work, True)
+                    targets = list(zip(tensor_results(op), outs))
             elif k is OpKind.REGION:
-                for target in self._region_targets(op, idx):
-                    self._push(target, enc, why, work, True)
+                targets = [(t, enc) for t in self._region_targets(op, idx)]
+            for r, e in targets:
+                self._push(r, e, why, work, True)
+                if anchored and (r, e) not in self.anchored and e in self.cands.get(r, ()):
+                    # the anchor's reach grows: walk on from here even if walked before
+                    self.anchored.add((r, e))
+                    work.append((r, e, True))
 
     def _backward(self, v: SSAValue, enc: Encoding, work: list) -> None:
         why = f"needed as {self._layout(enc)} by users of {self._name(v)}"
@@ -378,7 +388,7 @@ class LayoutEngine:
         from it and from Triton's conflict rule (``layout_objective``); the lower wins."""
         greedy = self._per_value_choice()
         if self.strategy == "triton":
-            rule = consistent({**greedy, **triton_rule_start(self.cands, _near_memory)})
+            rule = consistent({**greedy, **triton_rule_start(self.cands, _near_memory, self.anchored)})
             for v in walk_values(self.body):
                 if v in rule:
                     self._note(v, rule[v], "Triton's conflict rule")
@@ -387,6 +397,8 @@ class LayoutEngine:
         variables = list(greedy)
         body_ops = list(self.body.walk())
         best, best_cost = None, None
+        # The conflict rule over every candidate (not only the anchors' reach, as the
+        # "triton" strategy): a start that keeps layouts near memory ops blocked.
         starts = [("per-value choice", greedy), ("Triton's conflict rule", {**greedy, **triton_rule_start(self.cands, _near_memory)})]
         for name, start in starts:
             obj.reset(consistent({v: start[v] for v in variables if v in start}))

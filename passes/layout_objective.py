@@ -477,9 +477,15 @@ def _same_layout(f: Encoding, opts: list[Encoding], u: SSAValue) -> Encoding | N
     return None
 
 
-def triton_rule_start(cands: dict[SSAValue, list[Encoding]], memory_near: Callable[[SSAValue], bool]) -> dict[SSAValue, Encoding]:
-    """Triton's conflict rule: near a global memory op prefer a blocked layout, elsewhere
-    a tensor-core one (a slice of one counts as its parent), else the first candidate."""
+def triton_rule_start(
+    cands: dict[SSAValue, list[Encoding]],
+    memory_near: Callable[[SSAValue], bool],
+    anchored: set[tuple[SSAValue, Encoding]] = frozenset(),  # type: ignore[assignment]
+) -> dict[SSAValue, Encoding]:
+    """Triton's rule: a value takes the layouts forward propagation from anchors brings
+    it (``anchored``; all its candidates when none does), and among several, near a
+    global memory op a blocked one, elsewhere a tensor-core one (a slice of one counts
+    as its parent), else the first."""
 
     def is_mma(e: Encoding) -> bool:
         while isinstance(e, SliceEncoding):
@@ -495,8 +501,9 @@ def triton_rule_start(cands: dict[SSAValue, list[Encoding]], memory_near: Callab
     for v, opts in cands.items():
         if not opts:
             continue
+        pool = [e for e in opts if (v, e) in anchored] or opts
         want = is_blocked if memory_near(v) else is_mma
-        start[v] = next((e for e in opts if want(e)), opts[0])
+        start[v] = next((e for e in pool if want(e)), pool[0])
     return start
 
 

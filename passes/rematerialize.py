@@ -24,6 +24,7 @@ nothing else moves into both branches when that removes it from at least one.
 from __future__ import annotations
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -45,8 +46,22 @@ sees, so cheap producers are recomputed rather than kept behind it."""
 _NOT_REMATERIALIZABLE = {"tt.load", "tt.reduce", "tt.scan", "tt.atomic_rmw", "tt.atomic_cas", "tt.store"}
 
 
-def _backward_slice(src: SSAValue, target: Encoding) -> dict[SSAValue, Encoding] | None:
-    """Value -> layout it must be recomputed in; None when no slice exists."""
+def _rematerializable(op: Operation, cheap_loads: bool) -> bool:
+    """Whether a SAME / SHAPE op may be recomputed in another layout. With
+    ``cheap_loads`` a ``tt.load`` that is not an anchor (fewer elements than threads:
+    Triton's ``isExpensiveLoadOrStore`` is false, the data sits in L1) may be, as in
+    Triton's backward rematerialization; never a volatile one (its reads are effects)."""
+    if op.regions:
+        return False
+    if op.name == "tt.load":
+        volatile = op.properties.get("isVolatile")
+        return cheap_loads and not (isinstance(volatile, IntegerAttr) and volatile.value.data)
+    return op.name not in _NOT_REMATERIALIZABLE
+
+
+def _backward_slice(src: SSAValue, target: Encoding, cheap_loads: bool = False) -> dict[SSAValue, Encoding] | None:
+    """Value -> layout it must be recomputed in; None when no slice exists (``cheap_loads``:
+    ``_rematerializable``)."""
     need: dict[SSAValue, Encoding] = {}
     work = [(src, target)]
     while work:
@@ -66,7 +81,7 @@ def _backward_slice(src: SSAValue, target: Encoding) -> dict[SSAValue, Encoding]
         elif k is OpKind.CONVERT:
             need[v] = e
             work.append((op.operands[0], e))
-        elif k in (OpKind.SAME, OpKind.SHAPE) and op.name not in _NOT_REMATERIALIZABLE and not op.regions:
+        elif k in (OpKind.SAME, OpKind.SHAPE) and _rematerializable(op, cheap_loads):
             operand_enc = backward(op, e)
             if operand_enc is None:
                 return None
@@ -105,15 +120,16 @@ def _duplicated_cost(need: dict[SSAValue, Encoding], cvt: Operation) -> float:
     return sum(remat_cost(op) * execution_weight(op) for op in survives if kind_of(op) is not OpKind.CONVERT)
 
 
-def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None) -> bool:
+def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, cheap_loads: bool = False) -> bool:
     """Replace ``cvt`` by its source's producer chain recomputed in the target layout,
-    when that is cheaper. Returns whether the IR changed."""
+    when that is cheaper (``cheap_loads``: small loads may be in the chain, as Triton
+    allows). Returns whether the IR changed."""
     target = layout_of(cvt.result)
     src = cvt.src
     source_enc = layout_of(src)
     if target is None or source_enc is None or isinstance(target, DotOperandEncoding):
         return False
-    need = _backward_slice(src, target)
+    need = _backward_slice(src, target, cheap_loads)
     if need is None:
         return False
     price = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]

@@ -95,7 +95,7 @@ def remove_layout_conversions(
             for cvt in _converts(func):
                 if cvt.parent is None:
                     continue
-                if rematerialize(cvt, log) or sink_into_branches(cvt, log) or hoist_out_of_loops(cvt):
+                if rematerialize(cvt, log, cheap_loads=True) or sink_into_branches(cvt, log) or hoist_out_of_loops(cvt):
                     changed = True
         canonicalize_module(ctx, module)
         if not changed:
