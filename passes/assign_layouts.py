@@ -24,9 +24,8 @@ from xdsl.passes import ModulePass
 
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from ltc.passes.conversion_cost import CostSummary, summarize
 from ltc.passes.layout_engine import LayoutLog
-from ltc.passes.layout_strategies import apply_triton_rule, lay_out
+from ltc.passes.layout_strategies import apply_triton_rule, keep_cheaper, lay_out
 
 __all__ = ["AssignLayoutsPass"]
 
@@ -52,15 +51,8 @@ class AssignLayoutsPass(ModulePass):
             apply_triton_rule(ctx, rule)
         except (PassFailedException, VerifyException, ValueError):
             rule = None
-        if rule is not None and _key(summarize(rule)) < _key(summarize(op)):
-            for block in list(op.body.blocks):
-                op.body.detach_block(block).erase(safe_erase=False)
-            rule.body.move_blocks(op.body)
-            if log is not None:
-                log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
+        if keep_cheaper(op, rule) and log is not None:
+            log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
         if log is not None:
             sys.stderr.write(log.text(op))
 
-
-def _key(s: CostSummary) -> tuple[float, int]:
-    return (round(s.weighted_cost, 6), s.conversions)

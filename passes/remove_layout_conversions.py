@@ -16,11 +16,13 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import LayoutEngine, LayoutLog
 from ltc.passes.layout_rules import OpKind, kind_of
+from ltc.passes.layout_strategies import keep_cheaper
 from ltc.passes.rematerialize import hoist_out_of_loops, rematerialize, sink_into_branches
 
 __all__ = ["RemoveLayoutConversionsPass", "canonicalize_module", "remove_layout_conversions"]
@@ -113,6 +115,15 @@ class RemoveLayoutConversionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         log = LayoutLog() if self.debug_layouts else None
+        # As in ltc-assign-layouts: Triton's rule runs on a copy and is kept when its
+        # conversions cost less, so this pass never leaves more than the rule would.
+        rule = op.clone()
         remove_layout_conversions(ctx, op, log)
+        try:
+            remove_layout_conversions(ctx, rule, strategy="triton")
+        except (PassFailedException, VerifyException, ValueError):
+            rule = None
+        if keep_cheaper(op, rule) and log is not None:
+            log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
         if log is not None:
             sys.stderr.write(log.text(op))

@@ -36,14 +36,14 @@ SUITE = Path(os.environ.get("LTC_TRITON_SUITE", ts.DEFAULT_SUITE))
 # These are FLOORS: they may only go up; raise them as ltc improves.  The goal is 100 %:
 # all 889 parse/print chunks "ok" and all 243 invalid chunks "expected".
 FLOORS = {
-    "parse_print": {"ok": 862},
-    "invalid": {"expected": 149},
-    "runs": {"pass": 3},
-    "run_chunks": {"pass": 107},
+    "parse_print": {"ok": 889},
+    "invalid": {"expected": 241},
+    "runs": {"pass": 4},
+    "run_chunks": {"pass": 112},
 }
 # RUN-line chunks that pass FileCheck or are departures whose checks hold or that ltc
 # refuses by name (a departure that starts to pass moves between those, so they share a floor).
-ACCOUNTED_RUN_CHUNKS = 171
+ACCOUNTED_RUN_CHUNKS = 179
 # Fixed by the suite and Triton alone (not by ltc): the size of each category.
 PARSE_PRINT_CHUNKS = 889
 INVALID_CHUNKS = 243
