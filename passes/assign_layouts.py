@@ -25,7 +25,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.passes.layout_engine import LayoutLog
-from ltc.passes.layout_strategies import apply_triton_rule, keep_cheaper, lay_out
+from ltc.passes.conversion_cost import keep_cheaper
+from ltc.passes.layout_strategies import apply_triton_rule, lay_out
 
 __all__ = ["AssignLayoutsPass"]
 

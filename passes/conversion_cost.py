@@ -30,6 +30,7 @@ __all__ = [
     "convert_sites",
     "element_bits_of",
     "execution_weight",
+    "keep_cheaper",
     "loop_depth",
     "price",
     "summarize",
@@ -137,3 +138,19 @@ def summarize(root: Operation | ModuleOp) -> CostSummary:
     """The conversions under ``root`` and their summed weighted cost."""
     sites = convert_sites(root)
     return CostSummary(len(sites), sum(s.weighted for s in sites))
+
+
+def _key(s: CostSummary) -> tuple[float, int]:
+    return (round(s.weighted_cost, 6), s.conversions)
+
+
+def keep_cheaper(module: ModuleOp, rule: ModuleOp | None) -> bool:
+    """Replace ``module``'s body by ``rule``'s (a copy laid out by Triton's rule) when the
+    rule's conversions cost less under ltc's model (weighted cost, then count); returns
+    whether it did. This is what makes ltc's choice never lose to the rule."""
+    if rule is None or not _key(summarize(rule)) < _key(summarize(module)):
+        return False
+    for block in list(module.body.blocks):
+        module.body.detach_block(block).erase(safe_erase=False)
+    rule.body.move_blocks(module.body)
+    return True

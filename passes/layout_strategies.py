@@ -20,7 +20,7 @@ from ltc.passes.conversion_cost import CostSummary, summarize
 from ltc.passes.layout_ir import encoding_of_type
 from ltc.passes.layout_log import LayoutLog
 
-__all__ = ["apply_triton_rule", "keep_cheaper", "lay_out", "triton_rule_summary"]
+__all__ = ["apply_triton_rule", "lay_out", "triton_rule_summary"]
 
 
 def lay_out(ctx: Context, module: ModuleOp, *, span_rows: bool, strategy: str, log: LayoutLog | None = None) -> None:
@@ -56,18 +56,3 @@ def triton_rule_summary(module: ModuleOp) -> CostSummary | None:
         return None  # the rule cannot lay it out: no comparison rather than a failure
     return summarize(copy)
 
-
-def _key(s: CostSummary) -> tuple[float, int]:
-    return (round(s.weighted_cost, 6), s.conversions)
-
-
-def keep_cheaper(module: ModuleOp, rule: ModuleOp | None) -> bool:
-    """Replace ``module``'s body by ``rule``'s (a copy laid out by Triton's rule) when the
-    rule's conversions cost less under ltc's model (weighted cost, then count); returns
-    whether it did. This is what makes ltc's choice never lose to the rule."""
-    if rule is None or not _key(summarize(rule)) < _key(summarize(module)):
-        return False
-    for block in list(module.body.blocks):
-        module.body.detach_block(block).erase(safe_erase=False)
-    rule.body.move_blocks(module.body)
-    return True

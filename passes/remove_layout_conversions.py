@@ -22,7 +22,7 @@ from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import LayoutEngine, LayoutLog
 from ltc.passes.layout_rules import OpKind, kind_of
-from ltc.passes.layout_strategies import keep_cheaper
+from ltc.passes.conversion_cost import keep_cheaper
 from ltc.passes.rematerialize import hoist_out_of_loops, rematerialize, sink_into_branches
 
 __all__ = ["RemoveLayoutConversionsPass", "canonicalize_module", "remove_layout_conversions"]
