@@ -21,6 +21,8 @@ from xdsl.ir import Attribute, Dialect, TypedAttribute
 from xdsl.irdl import irdl_op_definition
 from xdsl.parser import Parser
 
+from ltc.dialects.verifier import UnprefixedVerifyException
+
 
 @irdl_op_definition
 class FPToSIOp(GenericCastOp):
@@ -106,6 +108,13 @@ class GlobalOp(llvm.GlobalOp):
         )
         op.attributes |= attrs
         return op
+
+    def verify_(self) -> None:
+        """MLIR's rule on top of xDSL's: an alignment is a power of 2."""
+        super().verify_()
+        align = self.alignment
+        if align is not None and (align.value.data <= 0 or align.value.data & (align.value.data - 1)):
+            raise UnprefixedVerifyException("alignment attribute is not a power of 2")
 
 def is_llvm_type(t: Attribute) -> bool:
     """MLIR's ``LLVM::isCompatibleType``: xDSL's check, applied to the elements of

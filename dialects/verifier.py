@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType, UnregisteredOp
 from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr
@@ -46,6 +46,11 @@ MAX_TENSOR_ELEMENTS = 1 << 20
 
 # Ops of these dialects carry Triton's layout check on their operands and results.
 _LAYOUT_CHECKED_DIALECTS = frozenset({"tt", "ttg", "ttng"})
+
+
+class UnprefixedVerifyException(VerifyException):
+    """A verifier's message that MLIR reports with ``emitError`` (at the op, but without
+    the ``'name' op`` prefix ``emitOpError`` adds)."""
 
 
 class OpVerifyError(Exception):
@@ -290,6 +295,8 @@ def _verify_op(op: Operation, walk: _Walk) -> None:
             raise OpVerifyError(op, f"region entry argument '%{operand.name_hint or index}' is already in use")
         elif not _dominates(None, operand.block, op, walk):
             raise OpVerifyError(op, f"'{op.name}' op operand #{index} does not dominate this use")
+        if _crosses_isolation(op, operand):
+            raise OpVerifyError(op, f"'{op.name}' op using value defined outside the region")
     walk.defined.update(op.results)
     dialect = op.name.split(".", 1)[0]
     if dialect == "tt":
@@ -299,6 +306,7 @@ def _verify_op(op: Operation, walk: _Walk) -> None:
         _verify_layouts(op, walk)
     if op.name == "builtin.module":
         _verify_module_attributes(op)
+    _verify_symbol_parent(op)
     _verify_own(op)
     if op.name == "scf.if":  # the registered op (xDSL's scf.IfOp or ltc's subclass)
         _verify_if_yields(op)
@@ -371,6 +379,43 @@ def _verify_module_attributes(op: Operation) -> None:
             )
 
 
+# Ops MLIR isolates from above whose xDSL definition lacks the trait.
+_ISOLATED_OPS = frozenset({"llvm.func", "llvm.mlir.global"})
+
+
+def _is_isolated(op: Operation) -> bool:
+    if isinstance(op, UnregisteredOp):
+        return False
+    return op.name in _ISOLATED_OPS or op.has_trait(IsolatedFromAbove)
+
+
+def _crosses_isolation(op: Operation, value: SSAValue) -> bool:
+    """MLIR's region isolation: a use inside an op that is isolated from above (a
+    function, a global's initialiser) may not see a value defined outside that op.
+    True when an isolated ancestor of ``op`` lies between it and ``value``'s region."""
+    block = value.block if isinstance(value, BlockArgument) else value.op.parent  # type: ignore[attr-defined]
+    owner = block.parent.parent if block is not None and block.parent is not None else None
+    anc = op.parent_op()
+    while anc is not None and anc is not owner:
+        if _is_isolated(anc):
+            return True
+        anc = anc.parent_op()
+    return False
+
+
+def _verify_symbol_parent(op: Operation) -> None:
+    """MLIR's ``Symbol`` interface: a symbol (a function, a global, a named module) sits
+    directly in a symbol table (a module). Ops that name their parent op (``tt.func``:
+    a module) report that rule instead."""
+    if isinstance(op, UnregisteredOp) or not op.has_trait(SymbolOpInterface) or op.has_trait(HasParent):
+        return
+    if op.name == "builtin.module" and "sym_name" not in op.attributes:
+        return  # an optional symbol: only a named module is one
+    parent = op.parent_op()
+    if parent is not None and (isinstance(parent, UnregisteredOp) or not parent.has_trait(SymbolTable)):
+        raise OpVerifyError(op, f"'{op.name}' op symbol's parent must have the SymbolTable trait")
+
+
 def _in_scope(op: Operation, arg: BlockArgument) -> bool:
     """True when ``arg``'s region encloses ``op``: a block argument is visible only inside
     its region (across blocks dominance decides, which this does not check)."""
@@ -396,6 +441,8 @@ def _verify_own(op: Operation) -> None:
         if undeclared is None:
             raise
         raise _undeclared_use(undeclared) from None
+    except UnprefixedVerifyException as e:
+        raise OpVerifyError(op, str(e)) from None
     except VerifyException as e:
         message = _strip_xdsl_prefix(str(e))
         if not message.startswith(f"'{op.name}' op "):  # some verifiers name the op themselves

@@ -1070,3 +1070,188 @@ def test_what_triton_accepts_beside_these_rules(tmp_path: Path, text: str) -> No
     out = _accepted(tmp_path, text)
     if HAVE_TRITON:
         assert triton_reprint(out) == triton_reprint(text)
+
+
+# ---------------------------------------------------------------- 15: what Triton 3.9 still rejected (100k run, seed 93)
+_BLK = "#ttg.blocked<{{sizePerThread = {spt}, threadsPerWarp = {tpw}, warpsPerCTA = [4, 1], order = [1, 0]}}>"
+_TMEM64 = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>"
+_TMD = f"!ttg.memdesc<128x64xf32, {_TMEM64}, #ttng.tensor_memory, mutable>"
+_BAR1 = "#ttg.swizzled_shared<{{vec = {v}, perPhase = 1, maxPhase = {v}, order = [0]}}>"
+
+
+def _tmem_op(op: str, spt: str, tpw: str) -> str:
+    """``ttng.tmem_store`` / ``tmem_load`` / ``tmem_alloc`` of a 128x64 f32 tensor in ``#r``."""
+    ty = "tensor<128x64xf32, #r>"
+    aliases = f"#r = {_BLK.format(spt=spt, tpw=tpw)}\n"
+    if op == "store":
+        return _fn(f"  %t = arith.constant true\n  ttng.tmem_store %x, %b, %t : {ty} -> {_TMD}\n", f"%x: {ty}, %b: {_TMD}", aliases)
+    if op == "load":
+        return _fn(f"  %x = ttng.tmem_load %b : {_TMD} -> {ty}\n", f"%b: {_TMD}", aliases)
+    return _fn(f"  %b = ttng.tmem_alloc %x : ({ty}) -> {_TMD}\n", f"%x: {ty}", aliases)
+
+
+def _arrive(shape: str, vec: int = 1) -> str:
+    ty = f"!ttg.memdesc<{shape}, {_BAR1.format(v=vec)}, #ttg.shared_memory, mutable>"
+    return _fn(f"  ttng.async_copy_mbarrier_arrive %b : {ty}\n", f"%b: {ty}")
+
+
+_DESC_IDX = "!tt.tensordesc<1x32xindex>"
+_B2 = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+_TMEM128 = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # tmem_load/store/alloc: the register layout must lower to tcgen05 messages; Triton
+        # names only the operand. Here a thread holds 32 rows: warps 1 and 2 hold no rows 32, 64
+        (_tmem_op("store", "[32, 64]", "[32, 1]"), (5, 3), "'ttng.tmem_store' op source"),
+        (_tmem_op("load", "[32, 64]", "[32, 1]"), (4, 8), "'ttng.tmem_load' op result"),
+        (_tmem_op("alloc", "[32, 64]", "[32, 1]"), (4, 8), "'ttng.tmem_alloc' op source"),
+        # ... and here lane 1 holds a copy of lane 0's elements (rows 0-1 in a thread, lanes on rows 2-31)
+        (_tmem_op("store", "[2, 64]", "[16, 2]"), (5, 3), "'ttng.tmem_store' op source"),
+        # an async-copy arrival takes an mbarrier (Triton's verifyBarrierType)
+        (
+            _arrive("2xi64"),
+            (3, 3),
+            "'ttng.async_copy_mbarrier_arrive' op barrier allocation must be a descriptor of Nxi64 type with N <= number of CTAs",
+        ),
+        (
+            _arrive("1xi32"),
+            (3, 3),
+            "'ttng.async_copy_mbarrier_arrive' op barrier allocation must be a descriptor of Nxi64 type with N <= number of CTAs",
+        ),
+        (
+            _arrive("1xi64", vec=2),
+            (3, 3),
+            "'ttng.async_copy_mbarrier_arrive' op barrier must have a contiguous shared-memory layout without subviews",
+        ),
+        # ODS element types: TT_Tensor (no index, no f8E8M0FNU), TT_IntTensor, RankedTensorOf<[I16, I32]>
+        (
+            _fn(
+                "  %g = tt.gather %s[%i] {axis = 0 : i32} : (tensor<16xindex>, tensor<16xi32>) -> tensor<16xindex>\n",
+                "%s: tensor<16xindex>, %i: tensor<16xi32>",
+            ),
+            (3, 8),
+            "'tt.gather' op operand #0 must be ranked tensor of floating-point or integer or ptr values, but got 'tensor<16xindex>'",
+        ),
+        (
+            _fn(
+                "  %g = tt.gather %s[%i] {axis = 0 : i32} : (tensor<16xf32>, tensor<16xui32>) -> tensor<16xf32>\n",
+                "%s: tensor<16xf32>, %i: tensor<16xui32>",
+            ),
+            (3, 8),
+            "'tt.gather' op operand #1 must be ranked tensor of integer values, but got 'tensor<16xui32>'",
+        ),
+        (
+            _fn(
+                f"  %g = tt.descriptor_gather %d[%x, %y] : ({_DESC_IDX}, tensor<8xi32>, i32) -> tensor<8x32xindex>\n",
+                f"%d: {_DESC_IDX}, %x: tensor<8xi32>, %y: i32",
+            ),
+            (3, 8),
+            "'tt.descriptor_gather' op result #0 must be ranked tensor of floating-point or integer or ptr values, but got "
+            "'tensor<8x32xindex>'",
+        ),
+        (
+            _fn(
+                "  %g = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<1x32xf32>, tensor<8xi64>, i32) -> tensor<8x32xf32>\n",
+                "%d: !tt.tensordesc<1x32xf32>, %x: tensor<8xi64>, %y: i32",
+            ),
+            (3, 8),
+            "'tt.descriptor_gather' op operand #1 must be ranked tensor of 16-bit signless integer or 32-bit signless "
+            "integer values, but got 'tensor<8xi64>'",
+        ),
+        (
+            _fn(
+                "  tt.descriptor_scatter %d[%x, %y], %v : !tt.tensordesc<1x32xf8E8M0FNU>, tensor<8xi32>, i32, tensor<8x32xf8E8M0FNU>\n",
+                "%d: !tt.tensordesc<1x32xf8E8M0FNU>, %x: tensor<8xi32>, %y: i32, %v: tensor<8x32xf8E8M0FNU>",
+            ),
+            (3, 3),
+            "'tt.descriptor_scatter' op operand #3 must be ranked tensor of floating-point or integer or ptr values, but got "
+            "'tensor<8x32xf8E8M0FNU>'",
+        ),
+        # tt.trans infers no layout from a source without one
+        (
+            _fn(
+                f"  %y = tt.trans %x {{order = array<i32: 1, 0>}} : tensor<16x32xf32> -> tensor<32x16xf32, {_B2}>\n",
+                "%x: tensor<16x32xf32>",
+            ),
+            (3, 8),
+            "'tt.trans' op inferred type(s) 'tensor<32x16xf32>' are incompatible with return type(s) of operation "
+            f"'tensor<32x16xf32, {_B2}>'",
+        ),
+        # a symbol sits directly in a symbol table; a function or global sees no value from outside
+        (
+            "module {\n  tt.func @f() {\n    llvm.func @g() {\n      llvm.return\n    }\n    tt.return\n  }\n}\n",
+            (3, 5),
+            "'llvm.func' op symbol's parent must have the SymbolTable trait",
+        ),
+        (
+            "module {\n  tt.func @f() {\n    llvm.mlir.global internal @g() : i32\n    tt.return\n  }\n}\n",
+            (3, 5),
+            "'llvm.mlir.global' op symbol's parent must have the SymbolTable trait",
+        ),
+        (
+            "module {\n  %c = llvm.mlir.constant(1 : i32) : i32\n  llvm.func @h(%a: i32) -> i32 {\n"
+            "    %r = llvm.add %a, %c : i32\n    llvm.return %r : i32\n  }\n}\n",
+            (4, 10),
+            "'llvm.add' op using value defined outside the region",
+        ),
+        (
+            "module {\n  %c = llvm.mlir.constant(1 : i32) : i32\n  llvm.mlir.global internal @g() : i32 {\n"
+            "    llvm.return %c : i32\n  }\n}\n",
+            (4, 5),
+            "'llvm.return' op using value defined outside the region",
+        ),
+        # a global's alignment is a power of 2 (MLIR's emitError: no op prefix)
+        ("module {\n  llvm.mlir.global internal @g() {alignment = 3 : i64} : i32\n}\n", (2, 3), "alignment attribute is not a power of 2"),
+        # a shared_linear alignment is a 32-bit unsigned
+        (
+            _memdesc_arg("16x16xf16, #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 0], "
+                         "[8, 0]]}, alignment = 4294967296>, #ttg.shared_memory"),
+            (2, 136),
+            "#ttg.shared_linear: integer value too large",
+        ),
+    ],
+)
+def test_triton_39_rejects_these_as_well(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (line, col, got) == (*where, message)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        # a tensor-memory dim of 2**31 (Triton aborts building its layout: 'Invalid basis')
+        (_memdesc_arg(f"2147483648x128xf32, {_TMEM128}, #ttng.tensor_memory, mutable"), (2, 150)),
+        (_memdesc_arg(f"128x128xf32, {_TMEM128}, #ttng.tensor_memory, mutable, 2147483648x128"), (2, 159)),
+    ],
+)
+def test_ltc_refuses_the_tensor_memory_triton_aborts_on(tmp_path: Path, text: str, where: tuple[int, int]) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (line, col) == where
+    assert got == "Dimension 0 of size 2147483648 does not fit a layout (sizes must be below 2**31)"
+
+
+_ACCEPTED_39 = [
+    _tmem_op("store", "[1, 64]", "[32, 1]"),  # the 32x32b message layout
+    _tmem_op("load", "[1, 64]", "[32, 1]"),
+    _tmem_op("alloc", "[1, 64]", "[32, 1]"),
+    _arrive("1xi64"),
+    _fn(
+        "  %g = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<1x32xf32>, tensor<8xi32>, i32) -> tensor<8x32xf32>\n",
+        "%d: !tt.tensordesc<1x32xf32>, %x: tensor<8xi32>, %y: i32",
+    ),
+    _fn("  %y = tt.trans %x {order = array<i32: 1, 0>} : tensor<16x32xf32> -> tensor<32x16xf32>\n", "%x: tensor<16x32xf32>"),
+    "module {\n  llvm.func @g(%a: i32) -> i32 {\n    %c = llvm.mlir.constant(1 : i32) : i32\n    llvm.br ^bb1\n  ^bb1:\n"
+    "    %r = llvm.add %a, %c : i32\n    llvm.return %r : i32\n  }\n}\n",
+    "module {\n  llvm.mlir.global internal @g() {alignment = 16 : i64} : i32\n}\n",
+    _memdesc_arg(f"1073741824x128xf32, {_TMEM128}, #ttng.tensor_memory, mutable"),
+]
+
+
+@pytest.mark.parametrize("text", _ACCEPTED_39)
+def test_what_triton_39_accepts_beside_these_rules(tmp_path: Path, text: str) -> None:
+    out = _accepted(tmp_path, text)
+    if HAVE_TRITON:
+        assert triton_reprint(out) == triton_reprint(text)

@@ -31,6 +31,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
+from ltc.dialects.ods_checks import is_signless_int
 from ltc.dialects.tt.attrs import CachePolicyAttr, DescriptorReduceKindAttr
 from ltc.dialects.tt.checks import TT_TENSOR, check_ods_type, is_tt_tensor, require_tensor
 from ltc.dialects.tt.types import PtrType, TensorDescType, element_bit_width, type_text
@@ -250,6 +251,8 @@ class DescriptorGatherOp(IRDLOperation):
     assembly_format = "$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)"
 
     def verify_(self) -> None:
+        _check_offsets_ods(self)
+        check_ods_type(self, "result", 0, self.result.type, is_tt_tensor(self.result.type), TT_TENSOR)
         _check_gather_scatter(self, self.desc.type, self.x_offsets.type, self.result.type, "result")
 
 
@@ -271,7 +274,16 @@ class DescriptorScatterOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
+        _check_offsets_ods(self)
+        check_ods_type(self, "operand", 3, self.src.type, is_tt_tensor(self.src.type), TT_TENSOR)
         _check_gather_scatter(self, self.desc.type, self.x_offsets.type, self.src.type, "source")
+
+
+def _check_offsets_ods(op: DescriptorGatherOp | DescriptorScatterOp) -> None:
+    """ODS's ``RankedTensorOf<[I16, I32]>`` for the row offsets (operand #1)."""
+    ty = op.x_offsets.type
+    ok = isinstance(ty, TensorType) and any(is_signless_int(ty.element_type, w) for w in (16, 32))
+    check_ods_type(op, "operand", 1, ty, ok, "ranked tensor of 16-bit signless integer or 32-bit signless integer values")
 
 
 def _check_gather_scatter(op: Operation, desc_type: Attribute, offsets_type: Attribute, tensor_type: Attribute, what: str) -> None:

@@ -35,6 +35,7 @@ from ltc.dialects.tt.checks import (
     broadcast_layouts_match,
     check_ods_type,
     check_slice_relation,
+    is_tt_int,
     is_tt_tensor,
     is_tt_type,
     require_tensor,
@@ -277,6 +278,9 @@ class TransOp(_UnaryShapeOp):
             written = res_enc.encoding if isinstance(res_enc, LayoutAttr) else None
             if written is None or not layouts_agree(list(expected), inferred, written):
                 _raise_inferred_mismatch(self, [TensorType(src.element_type, expected, layout_attr(inferred))], [res])
+        elif src_enc is None and res_enc is not None:
+            # no layout in, none inferred out
+            _raise_inferred_mismatch(self, [TensorType(src.element_type, expected)], [res])
 
 
 class _BinaryShapeOp(IRDLOperation):
@@ -451,6 +455,11 @@ class GatherOp(IRDLOperation):
     assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
 
     def verify_(self) -> None:
+        # ODS first: TT_Tensor source and result, TT_IntTensor indices
+        check_ods_type(self, "operand", 0, self.src.type, is_tt_tensor(self.src.type), TT_TENSOR)
+        idx_ok = isinstance(self.indices.type, TensorType) and is_tt_int(self.indices.type.element_type)
+        check_ods_type(self, "operand", 1, self.indices.type, idx_ok, "ranked tensor of integer values")
+        check_ods_type(self, "result", 0, self.result.type, is_tt_tensor(self.result.type), TT_TENSOR)
         src = require_tensor(self, self.src.type, "source")
         idx = require_tensor(self, self.indices.type, "indices")
         res = require_tensor(self, self.result.type, "result")

@@ -231,6 +231,10 @@ class TensorMemoryEncodingAttr(ParametrizedAttribute):
             raise VerifyException(
                 f"bitwidth * colStride must be less than or equal to 32. Got {bitwidth} and {self.colStride.data}"
             )
+        for dim, size in [*enumerate(shape[-2:], len(shape) - 2), *enumerate(alloc_shape[-2:], len(alloc_shape) - 2)]:
+            if size >= 1 << 31:
+                # Triton's 32-bit layout arithmetic wraps: it aborts building the layout
+                raise VerifyException(f"Dimension {dim} of size {size} does not fit a layout (sizes must be below 2**31)")
         split_m, split_n = self.cta_split()
         block_n = min(self.blockN.data, shape[-1])
         if shape[-2] < self.blockM.data * split_m or shape[-1] < block_n * split_n:

@@ -459,3 +459,6 @@ class AsyncCopyMbarrierArriveOp(TTNGOp):
         self.print_dict(printer)
         printer.print_string(" : ")
         printer.print_attribute(self.barrier.type)
+
+    def verify_(self) -> None:
+        verify_barrier_type(self, self.barrier.type)

@@ -5,8 +5,10 @@
 async token: ``%buf[%tok]`` consumes one, ``%buf[]`` only produces one (Triton's
 ``custom<Token>``). Every op needs a tcgen05 target (``cuda:100`` to ``cuda:119``)
 when the module names one. A reducing load needs each row's columns in one thread.
-Not checked here (Triton checks them with its tcgen05.ld/st message lowering): the
-register layout a tensor may have against tensor memory, and the alignment of a
+The register layout of a loaded, stored or initialising tensor must lower to tcgen05.ld/st
+messages: two necessary conditions of Triton's message search are checked (warps on
+rows 32 and 64, no lane copies among the first 16 lanes; see
+``_register_layout_fits_tmem``), not the search itself. Not checked: the alignment of a
 subslice's offset.
 """
 
@@ -109,6 +111,57 @@ def _verify_register_operand(tensor: Attribute, what: str) -> None:
         raise VerifyException(f"{what} must be a 2D tensor")
 
 
+def _register_layout_fits_tmem(tensor: Attribute, memdesc: Attribute) -> bool:
+    """Two necessary conditions of Triton's TMEM message search (``tcgen05.ld/st``; its
+    ``computeTMemLdStEncodingInfo``), checked where the tensor-memory layout is plain:
+    ``blockM = 128``, one CTA, at least 128 rows, so tensor row ``r`` is TMEM lane ``r``.
+
+    * warps 1 and 2 hold rows 32 and 64 (each warp owns its quarter of TMEM lanes);
+    * lanes 1, 2, 4 and 8 each hold another element (no message copies one element to
+      several lanes: every message's first four lane bits address TMEM).
+
+    True when the layout passes both, or when the rule does not apply; the remaining
+    search (which message atoms and register orders tile the layout) is not ported."""
+    assert isinstance(tensor, TensorType) and isinstance(memdesc, MemDescType)
+    enc, reg = memdesc.encoding, tensor.encoding
+    shape = tuple(tensor.get_shape())
+    if not (
+        isinstance(enc, TensorMemoryEncodingAttr)
+        and enc.blockM.data == 128
+        and not enc.cga_block_bases
+        and not enc.two_ctas
+        and isinstance(reg, DistributedLayoutAttr)
+        and len(shape) == 2
+        and shape[0] >= 128
+    ):
+        return True
+    try:
+        ll = reg.to_linear_layout(shape)
+    except (EncodingError, LayoutError, ValueError):
+        return True  # the layout check reports it
+    if ll.has_in_dim("block") and ll.in_dim_size("block") > 1:
+        return True
+    if not ll.has_in_dim("warp") or ll.in_dim_size_log2("warp") < 2:
+        return True
+    if not ll.has_in_dim("lane") or ll.in_dim_size_log2("lane") < 4:
+        return True
+    dims = ll.out_dim_names
+
+    def basis(in_dim: str, i: int) -> tuple[int, ...]:
+        return tuple(ll.basis(in_dim, i, d) for d in dims)
+
+    if basis("warp", 0) != (32, 0) or basis("warp", 1) != (64, 0):
+        return False
+    return all(any(basis("lane", i)) for i in range(4))
+
+
+def _verify_tmem_register_layout(op: Operation, tensor: Attribute, memdesc: Attribute, what: str) -> None:
+    """Triton's ``verifyTMEMOperand``: the register layout must lower to TMEM messages;
+    Triton says only which operand (its notes list layouts that would)."""
+    if not _register_layout_fits_tmem(tensor, memdesc):
+        raise VerifyException(what)
+
+
 def _n_sharded_across_threads(tensor: Attribute) -> bool:
     """Whether some lane or warp of ``tensor``'s register layout holds other columns
     (dim 1) than its neighbours: a reducing load reduces each thread's own registers,
@@ -196,6 +249,7 @@ class TMEMAllocOp(TTNGOp):
                 raise VerifyException("uninitialized alloc must have a mutable memdesc type")
             return
         _verify_register_operand(self.src.type, "source")
+        _verify_tmem_register_layout(self, self.src.type, result, "source")
         verify_same_shape_and_element(self.src.type, result)
 
 
@@ -259,6 +313,7 @@ class TMEMLoadOp(TTNGOp):
         if not isinstance(src.encoding, TensorMemoryEncodingAttr):
             raise VerifyException("should use tensor memory encoding.")
         _verify_register_operand(self.result.type, "result")
+        _verify_tmem_register_layout(self, self.result.type, src, "result")
         has_red_op, has_red = self.redOp is not None, self.red is not None
         if has_red_op and not has_red:
             raise VerifyException("redOp is set but 'red' result is not present")
@@ -341,6 +396,7 @@ class TMEMStoreOp(TTNGOp):
         if not dst.is_mutable:
             raise VerifyException("Cannot store into an immutable alloc")
         _verify_register_operand(self.src.type, "source")
+        _verify_tmem_register_layout(self, self.src.type, dst, "source")
         verify_same_shape_and_element(self.src.type, dst)
 
 

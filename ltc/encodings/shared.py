@@ -688,6 +688,8 @@ class SharedLinearEncoding(SharedEncoding):
     mnemonic = "shared_linear"
 
     def __post_init__(self) -> None:
+        if self.alignment >= 1 << 32:  # Triton reads the alignment as a 32-bit unsigned
+            raise EncodingError("integer value too large", "alignment")
         if not _is_pow2(self.alignment):
             raise EncodingError("alignment must be a positive power of two", "alignment")
         per_dim = {OFFSET: self.offset_bases, BLOCK: self.block_bases}
