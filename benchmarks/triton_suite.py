@@ -147,7 +147,7 @@ PASS_DEPARTURES: dict[str, str] = {
        "infers: Triton 3.9 rejects the chunk ('Expected result encoding'), and so does ltc" for i in (0, 3)},
     # -- remove-layout-conversions: the layout assignment is being rewritten elsewhere
     **{f"TritonGPU/combine.mlir#run0#chunk{i}": LAYOUT_ISSUE for i in (
-        0, 1, 4, 5, 7, 9, 14, 16, 17, 18, 19, 20, 21, 22, 24, 27, 28, 30, 31, 33, 34, 36, 37, 43, 44, 45,
+        0, 1, 4, 5, 7, 9, 14, 16, 18, 19, 20, 21, 22, 24, 27, 28, 30, 31, 33, 34, 36, 37, 43, 44, 45,
         46, 49, 50, 51, 53, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 72)},
 }
 """Pass chunks (``FILE#runR#chunkN``: chunk N of the file's R-th triton-opt RUN line)

@@ -29,11 +29,11 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
-from ltc.encodings import Encoding
+from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.passes.conversion_cost import execution_weight
 from ltc.passes.layout_engine import RESPELL_PRICE, LayoutLog, convert_cost
-from ltc.passes.layout_ir import convert_before, layout_of, retype, with_layout
+from ltc.passes.layout_ir import convert_before, layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import OpKind, backward, forward, kind_of, remat_cost, tensor_operands, tensor_results
 
 __all__ = ["hoist_out_of_loops", "rematerialize", "sink_into_branches"]
@@ -46,17 +46,31 @@ sees, so cheap producers are recomputed rather than kept behind it."""
 _NOT_REMATERIALIZABLE = {"tt.load", "tt.reduce", "tt.scan", "tt.atomic_rmw", "tt.atomic_cas", "tt.store"}
 
 
-def _rematerializable(op: Operation, cheap_loads: bool) -> bool:
-    """Whether a SAME / SHAPE op may be recomputed in another layout. With
-    ``cheap_loads`` a ``tt.load`` that is not an anchor (fewer elements than threads:
-    Triton's ``isExpensiveLoadOrStore`` is false, the data sits in L1) may be, as in
-    Triton's backward rematerialization; never a volatile one (its reads are effects)."""
+def _rematerializable(op: Operation, operand_enc: Encoding, cheap_loads: bool) -> bool:
+    """Whether a SAME / SHAPE op may be recomputed with its operands in ``operand_enc``.
+    With ``cheap_loads`` a ``tt.load`` that is not an anchor (fewer elements than
+    threads: Triton's ``isExpensiveLoadOrStore`` is false, the data sits in L1) may be,
+    as in Triton's backward rematerialization; never a volatile one (its reads are
+    effects). A ``tt.reduce`` may be when it reduces within each thread in that layout
+    (no lane, warp or block basis moves along its axis: no shuffle, no shared memory),
+    so recomputing it costs its ALU work only."""
+    if op.name == "tt.reduce":
+        return _reduces_in_thread(op, operand_enc)
     if op.regions:
         return False
     if op.name == "tt.load":
         volatile = op.properties.get("isVolatile")
         return cheap_loads and not (isinstance(volatile, IntegerAttr) and volatile.value.data)
     return op.name not in _NOT_REMATERIALIZABLE
+
+
+def _reduces_in_thread(op: Operation, operand_enc: Encoding) -> bool:
+    axis = op.properties["axis"].value.data  # type: ignore[union-attr]
+    try:
+        layout = to_linear_layout(operand_enc, tensor_shape(op.operands[0].type))
+    except ValueError:
+        return False
+    return all(b[axis] == 0 for dim in ("lane", "warp", "block") for b in layout.bases.get(dim, []))
 
 
 def _backward_slice(src: SSAValue, target: Encoding, cheap_loads: bool = False) -> dict[SSAValue, Encoding] | None:
@@ -81,9 +95,9 @@ def _backward_slice(src: SSAValue, target: Encoding, cheap_loads: bool = False) 
         elif k is OpKind.CONVERT:
             need[v] = e
             work.append((op.operands[0], e))
-        elif k in (OpKind.SAME, OpKind.SHAPE) and _rematerializable(op, cheap_loads):
+        elif k in (OpKind.SAME, OpKind.SHAPE):
             operand_enc = backward(op, e)
-            if operand_enc is None:
+            if operand_enc is None or not _rematerializable(op, operand_enc, cheap_loads):
                 return None
             outs = forward(op, operand_enc)
             if outs is None:

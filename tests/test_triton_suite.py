@@ -39,11 +39,11 @@ FLOORS = {
     "parse_print": {"ok": 889},
     "invalid": {"expected": 241},
     "runs": {"pass": 4},
-    "run_chunks": {"pass": 112},
+    "run_chunks": {"pass": 113},
 }
 # RUN-line chunks that pass FileCheck or are departures whose checks hold or that ltc
 # refuses by name (a departure that starts to pass moves between those, so they share a floor).
-ACCOUNTED_RUN_CHUNKS = 179
+ACCOUNTED_RUN_CHUNKS = 180
 # Fixed by the suite and Triton alone (not by ltc): the size of each category.
 PARSE_PRINT_CHUNKS = 889
 INVALID_CHUNKS = 243

@@ -1,5 +1,5 @@
 // RUN: ltc-opt %s --split-input-file -p 'convert-triton-to-tritongpu{num-warps=4 target=cuda:90},ltc-assign-layouts' | filecheck %s
-// ltc-assign-layouts never leaves more conversion cost than Triton's rule: two patterns
+// ltc-assign-layouts never leaves more conversion cost than Triton's rule: patterns
 // where Triton's remove-layout-conversions leaves less than a per-value choice would.
 
 // A load of fewer elements than the CTA has threads is no anchor (Triton's
@@ -122,6 +122,51 @@ module {
     %op = tt.splat %o : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
     %oq = tt.addptr %op, %rows : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
     tt.store %oq, %m : tensor<8x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// A reduction that stays within each thread in the layout a user needs (here along a
+// dim of size 1: no shuffle, no shared memory) is recomputed there with the small
+// load feeding it, as Triton rematerializes the chain; the 64x1 column is not
+// converted, and the reduction runs once per layout.
+// CHECK: #[[R:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-LABEL: tt.func public @rescale
+// CHECK: }) : (tensor<64x1xf32, #[[R]]>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[R]]}>>
+// CHECK-NOT: ttg.convert_layout {{.*}} : tensor<64x1xf32
+// CHECK: tt.return
+module {
+  tt.func public @rescale(%lse: !tt.ptr<f32>, %x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %m: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %lp = tt.splat %lse : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>>
+    %lq = tt.addptr %lp, %r2 : tensor<64x1x!tt.ptr<f32>>, tensor<64x1xi32>
+    %lv = tt.load %lq : tensor<64x1x!tt.ptr<f32>>
+    %mx = "tt.reduce"(%lv) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.maxnumf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<64x1xf32>) -> tensor<64xf32>
+    %mp = tt.splat %m : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %mq = tt.addptr %mp, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    tt.store %mq, %mx : tensor<64x!tt.ptr<f32>>
+    %e = tt.expand_dims %mx {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+    %eb = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x64xf32>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32>
+    %row = arith.muli %r2, %c64 : tensor<64x1xi32>
+    %rowb = tt.broadcast %row : tensor<64x1xi32> -> tensor<64x64xi32>
+    %col = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %colb = tt.broadcast %col : tensor<1x64xi32> -> tensor<64x64xi32>
+    %off = arith.addi %rowb, %colb : tensor<64x64xi32>
+    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %xq = tt.addptr %xp, %off : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    %xv = tt.load %xq : tensor<64x64x!tt.ptr<f32>>
+    %y = arith.mulf %xv, %eb : tensor<64x64xf32>
+    %op = tt.splat %o : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %oq = tt.addptr %op, %off : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    tt.store %oq, %y : tensor<64x64x!tt.ptr<f32>>
     tt.return
   }
 }
