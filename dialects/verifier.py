@@ -22,6 +22,7 @@ import dataclasses
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from io import StringIO
 from typing import TYPE_CHECKING
 
@@ -86,12 +87,16 @@ def layout_context(op: Operation, region: Region | None = None) -> LayoutContext
     cur: Operation | None = op
     inner = region
     while cur is not None:
-        per_region = getattr(cur, "region_num_warps", None)
-        if num_warps is None and inner is not None and per_region is not None:
-            num_warps = per_region(inner)
-        num_warps = num_warps if num_warps is not None else _int_attr(cur, NUM_WARPS)
-        threads = threads if threads is not None else _int_attr(cur, THREADS_PER_WARP)
-        ctas = ctas if ctas is not None else _int_attr(cur, NUM_CTAS)
+        if num_warps is None and inner is not None:
+            per_region = getattr(cur, "region_num_warps", None)
+            if per_region is not None:
+                num_warps = per_region(inner)
+        if cur.attributes:  # (most ops have none: the layout passes ask this per op)
+            num_warps = num_warps if num_warps is not None else _int_attr(cur, NUM_WARPS)
+            threads = threads if threads is not None else _int_attr(cur, THREADS_PER_WARP)
+            ctas = ctas if ctas is not None else _int_attr(cur, NUM_CTAS)
+            if num_warps is not None and threads is not None and ctas is not None:
+                break  # outer ops cannot change it
         inner = cur.parent_region()
         cur = cur.parent_op()
     return LayoutContext(num_warps, threads if threads is not None else 32, ctas if ctas is not None else 1)
@@ -161,6 +166,10 @@ def layout_problem(ty: Attribute, context: LayoutContext) -> str | None:
         return f"{text}.\nLayout has {warps} warps per CTA, but the context requires {context.num_warps} warps per CTA."
     return _ctas_problem(text, ctas, context)
 
+
+# A pure function of (type, context): the pipeline verifies its input and its output,
+# which share most types, and kernels share most types with each other.
+_cached_layout_problem = lru_cache(maxsize=4096)(layout_problem)
 
 _INT32_LIMIT = 1 << 31
 
@@ -269,12 +278,35 @@ class _Walk:
     problems: dict[tuple[Attribute, LayoutContext], str | None]
     # Per multi-block region: each reachable block's dominators.
     dominators: dict[Region, dict[Block, frozenset[Block]]] = field(default_factory=dict)
+    # ``problems`` by the type object's identity first: hashing a tensor type hashes its
+    # shape and encoding, which costs more than the lookup (values share type objects).
+    # The type is kept in the entry so that its id is not reused during the walk.
+    problems_by_id: dict[tuple[int, LayoutContext], tuple[Attribute, str | None]] = field(default_factory=dict)
+    # ``layout_context`` of the ops of a block that carry none of its attributes.
+    contexts: dict[Block, LayoutContext] = field(default_factory=dict)
 
     def problem(self, ty: Attribute, context: LayoutContext) -> str | None:
+        fast = (id(ty), context)
+        hit = self.problems_by_id.get(fast)
+        if hit is not None:
+            return hit[1]
         key = (ty, context)
         if key not in self.problems:
-            self.problems[key] = layout_problem(ty, context)
+            self.problems[key] = _cached_layout_problem(ty, context)
+        self.problems_by_id[fast] = (ty, self.problems[key])
         return self.problems[key]
+
+    def context(self, op: Operation) -> LayoutContext:
+        """``layout_context(op)``, shared by the ops of a block: it depends on the op's
+        own attributes (when it has one of them) and on its ancestors only."""
+        block = op.parent
+        attrs = op.attributes
+        if block is None or NUM_WARPS in attrs or THREADS_PER_WARP in attrs or NUM_CTAS in attrs:
+            return layout_context(op)
+        context = self.contexts.get(block)
+        if context is None:
+            context = self.contexts[block] = layout_context(op)
+        return context
 
 
 def verify_module(module: Operation) -> None:
@@ -383,10 +415,17 @@ def _verify_module_attributes(op: Operation) -> None:
 _ISOLATED_OPS = frozenset({"llvm.func", "llvm.mlir.global"})
 
 
+@lru_cache(maxsize=None)
+def _has_trait(op_type: type[Operation], trait: type) -> bool:
+    """``op.has_trait(trait)`` by the op's class (a class method: its traits are the
+    class's), asked several times for every op verified."""
+    return op_type.has_trait(trait)
+
+
 def _is_isolated(op: Operation) -> bool:
     if isinstance(op, UnregisteredOp):
         return False
-    return op.name in _ISOLATED_OPS or op.has_trait(IsolatedFromAbove)
+    return op.name in _ISOLATED_OPS or _has_trait(type(op), IsolatedFromAbove)
 
 
 def _crosses_isolation(op: Operation, value: SSAValue) -> bool:
@@ -407,12 +446,12 @@ def _verify_symbol_parent(op: Operation) -> None:
     """MLIR's ``Symbol`` interface: a symbol (a function, a global, a named module) sits
     directly in a symbol table (a module). Ops that name their parent op (``tt.func``:
     a module) report that rule instead."""
-    if isinstance(op, UnregisteredOp) or not op.has_trait(SymbolOpInterface) or op.has_trait(HasParent):
+    if isinstance(op, UnregisteredOp) or not _has_trait(type(op), SymbolOpInterface) or _has_trait(type(op), HasParent):
         return
     if op.name == "builtin.module" and "sym_name" not in op.attributes:
         return  # an optional symbol: only a named module is one
     parent = op.parent_op()
-    if parent is not None and (isinstance(parent, UnregisteredOp) or not parent.has_trait(SymbolTable)):
+    if parent is not None and (isinstance(parent, UnregisteredOp) or not _has_trait(type(parent), SymbolTable)):
         raise OpVerifyError(op, f"'{op.name}' op symbol's parent must have the SymbolTable trait")
 
 
@@ -444,7 +483,7 @@ def _verify_own(op: Operation) -> None:
     except UnprefixedVerifyException as e:
         raise OpVerifyError(op, str(e)) from None
     except VerifyException as e:
-        message = _strip_xdsl_prefix(str(e))
+        message = _mlir_parent_message(op.name, _strip_xdsl_prefix(str(e)))
         if not message.startswith(f"'{op.name}' op "):  # some verifiers name the op themselves
             message = f"'{op.name}' op {message}"
         raise OpVerifyError(op, message) from None
@@ -506,9 +545,9 @@ def _successor_operands(op: Operation) -> list[tuple[SSAValue, ...]] | None:
 def _verify_terminator(parent: Operation, region: Region, block: Block) -> None:
     """A block of an op that needs terminators ends with one (MLIR's wording)."""
     last = block.last_op
-    if last is not None and (isinstance(last, UnregisteredOp) or last.has_trait(IsTerminator)):
+    if last is not None and (isinstance(last, UnregisteredOp) or _has_trait(type(last), IsTerminator)):
         return
-    if len(region.blocks) == 1 and (isinstance(parent, UnregisteredOp) or parent.has_trait(NoTerminator)):
+    if len(region.blocks) == 1 and (isinstance(parent, UnregisteredOp) or _has_trait(type(parent), NoTerminator)):
         return
     if last is None:
         raise OpVerifyError(parent, "empty block: expect at least a terminator")
@@ -535,7 +574,7 @@ def _verify_tensor_sizes(op: Operation) -> None:
 
 
 def _verify_layouts(op: Operation, walk: _Walk) -> None:
-    context = layout_context(op)
+    context = walk.context(op)
     for index, operand in enumerate(op.operands):
         problem = walk.problem(operand.type, context)
         if problem is not None:
@@ -565,6 +604,21 @@ def _verify_if_yields(op: scf.IfOp) -> None:
                 f"'scf.if' op region #{index} yields {len(got)} value(s) of types ({', '.join(map(str, got))}) "
                 f"but the op has {len(expected)} result(s) of types ({', '.join(map(str, expected))})",
             )
+
+
+def _mlir_parent_message(name: str, message: str) -> str:
+    """xDSL's ``HasParent`` message in MLIR's words: ``'x' expects parent op 'p'`` becomes
+    ``'x' op expects parent op 'p'``, and ``... to be one of 'p', 'q'`` becomes ``... to
+    be one of 'p, q'`` with the names sorted (the order of MLIR's ODS lists, e.g.
+    ``scf.yield``'s); any other message is returned as is."""
+    head = f"'{name}' expects parent op "
+    if not message.startswith(head):
+        return message
+    rest = message[len(head) :]
+    if rest.startswith("to be one of "):
+        names = sorted(n.strip().strip("'") for n in rest[len("to be one of ") :].split(","))
+        rest = f"to be one of '{', '.join(names)}'"
+    return f"'{name}' op expects parent op {rest}"
 
 
 def _strip_xdsl_prefix(message: str) -> str:

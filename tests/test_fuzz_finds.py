@@ -922,8 +922,7 @@ def _reshape(spt: int) -> str:
         (
             _reinterpret(f"64x64xf16, {_SW2}, #ttg.shared_memory, mutable", f"64x64xf32, {_SW2}, #ttg.shared_memory, mutable"),
             (3, 8),
-            "'ttg.memdesc_reinterpret' op result shared-memory footprint (16384 bytes) exceeds the source view "
-            "(8192 bytes)",
+            "result shared-memory footprint (16384 bytes) exceeds the source view (8192 bytes)",
         ),
         (
             _reinterpret(
@@ -931,7 +930,7 @@ def _reshape(spt: int) -> str:
                 f"64x128xf16, {_SW2}, #ttg.shared_memory, mutable",
             ),
             (3, 8),
-            "'ttg.memdesc_reinterpret' op cannot reinterpret between padded and non-padded layouts",
+            "cannot reinterpret between padded and non-padded layouts",
         ),
         # a register tensor has its shared layout's rank
         (
@@ -1255,3 +1254,131 @@ def test_what_triton_39_accepts_beside_these_rules(tmp_path: Path, text: str) ->
     out = _accepted(tmp_path, text)
     if HAVE_TRITON:
         assert triton_reprint(out) == triton_reprint(text)
+
+
+# ---------------------------------------------------------------- the seed-93 run's last classes
+_NV32 = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>"
+_TD = "!tt.tensordesc<{s}xf32, " + _NV32.replace("{", "{{").replace("}", "}}") + ">"
+_MD = "!ttg.memdesc<{s}xf32, " + _NV32.replace("{", "{{").replace("}", "}}") + ", #ttg.shared_memory, mutable{a}>"
+
+
+def _tma_load(shape: str, alloc: str = "") -> str:
+    """``ttng.async_tma_copy_global_to_local`` of a ``shape`` block into an NVMMA buffer."""
+    desc, buf = _TD.format(s=shape), _MD.format(s=shape, a=alloc)
+    coords = ", ".join(["%c"] * len(shape.split("x")))
+    return _fn(
+        f"  ttng.async_tma_copy_global_to_local %d[{coords}] %m, %b, %p : {desc}, {_BAR} -> {buf}\n",
+        f"%d: {desc}, %m: {buf}, %b: {_BAR}, %c: i32, %p: i1",
+    )
+
+
+def _tma_store(shape: str) -> str:
+    desc, buf = _TD.format(s=shape), _MD.format(s=shape, a="")
+    return _fn(f"  ttng.async_tma_copy_local_to_global %d[%c, %c] %m : {desc}, {buf}\n", f"%d: {desc}, %m: {buf}, %c: i32")
+
+
+def _sw(vec: int, per_phase: int, max_phase: int, order: str = "1, 0") -> str:
+    return f"#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = [{order}]}}>"
+
+
+def _subslice(enc: str, src: str, offsets: str, res: str, alloc: str = "", el: str = "f16") -> str:
+    alloc = alloc or src
+    s_ty = f"!ttg.memdesc<{src}x{el}, {enc}, #ttg.shared_memory, mutable{', ' + alloc if alloc != src else ''}>"
+    r_ty = f"!ttg.memdesc<{res}x{el}, {enc}, #ttg.shared_memory, mutable, {alloc}>"
+    return _fn(f"  %s = ttg.memdesc_subslice %m[{offsets}] : {s_ty} -> {r_ty}\n", f"%m: {s_ty}")
+
+
+_SPLIT = "We don't support splitting along the swizzling pattern"
+_OUT_OF_RANGE = "dimension {d} of size 2147483648 is out of range: a shared-memory layout needs sizes below 2**31"
+_LIN = "#ttg.shared_linear<{{offset = {b}}}, alignment = 16>"
+_RANK1 = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # Triton aborts (strided1D assertion, 'Invalid basis') building the layout of a shared
+        # buffer with a dim of 2**31: TMA copies, subslices, reshapes, reinterprets
+        (_tma_load("2147483648x32"), (3, 3),
+         "'ttng.async_tma_copy_global_to_local' op the shared buffer's " + _OUT_OF_RANGE.format(d=0)),
+        (_tma_load("32x32", ", 2147483648x32"), (3, 3),
+         "'ttng.async_tma_copy_global_to_local' op the shared buffer's " + _OUT_OF_RANGE.format(d=0)),
+        (_tma_store("32x2147483648"), (3, 3),
+         "'ttng.async_tma_copy_local_to_global' op the shared buffer's " + _OUT_OF_RANGE.format(d=1)),
+        (_subslice(_SW2, "2147483648x32", "0, 0", "16x16", el="f32"), (3, 8),
+         "'ttg.memdesc_subslice' op source " + _OUT_OF_RANGE.format(d=0)),
+        (_reinterpret(f"32x2147483648xf32, {_SW2}, #ttg.shared_memory, mutable", f"16xf32, {_RANK1}, #ttg.shared_memory, mutable"),
+         (3, 8), "'ttg.memdesc_reinterpret' op source " + _OUT_OF_RANGE.format(d=1)),
+        # Triton keeps NVMMA memdesc sizes in 32 bits: a multiple of 2**32 is 0 (SIGFPE)
+        (_memdesc_arg(f"1099511627776x1099511627776xf32, {_NV32}, #ttg.shared_memory, mutable"), (2, 178),
+         "#ttg.nvmma_shared memdesc shape dimension 0 of size 1099511627776 is out of range: a multiple of 2**32 is 0 in 32 bits"),
+        (_memdesc_arg(f"32x32xf32, {_NV32}, #ttg.shared_memory, mutable, 12884901888x32x32"), (2, 175),
+         "#ttg.nvmma_shared memdesc alloc shape dimension 0 of size 12884901888 is out of range: a multiple of 2**32 is 0 in 32 bits"),
+        # a subslice may not cut through the swizzle pattern: each coordinate bit that picks a
+        # tile of the view along a narrowed dim must be a single offset bit
+        (_subslice(_sw(1, 1, 33), "32x64", "16, 32", "16x32"), (3, 8), _SPLIT),
+        (_subslice(_sw(1, 1, 33), "16x32", "8, 16", "8x16", alloc="32x64"), (3, 8), _SPLIT),
+        (_subslice(_sw(1, 1, 8), "32x64", "4, 0", "4x64"), (3, 8), _SPLIT),
+        (_subslice(_sw(1, 1, 8, "0, 1"), "64x32", "0, 4", "64x4"), (3, 8), _SPLIT),
+        (_subslice(_nv(128), "64x64", "4, 0", "4x64"), (3, 8), _SPLIT),
+        (_subslice(_LIN.format(b="[[0, 1], [0, 2], [1, 0], [2, 1]]"), "4x4", "2, 0", "2x4"), (3, 8), _SPLIT),
+        # a reinterpret of a subview reaches only the offsets the subview owns from its start
+        (_reinterpret(f"4x1024xi32, {_SW2}, #ttg.shared_memory, mutable, 32x1024", f"4x1024x4xi32, {_sw(2, 2, 1, '2, 1, 0')}, #ttg.shared_memory, mutable"),
+         (3, 8), "result shared-memory footprint includes offsets not owned by the source subview "
+         "(65536 bytes requested; 16384 contiguous bytes available)"),
+        (_reinterpret(f"32x512xi32, {_SW2}, #ttg.shared_memory, mutable, 32x1024", f"1024xi32, {_RANK1}, #ttg.shared_memory, mutable"),
+         (3, 8), "result shared-memory footprint includes offsets not owned by the source subview "
+         "(4096 bytes requested; 2048 contiguous bytes available)"),
+        (_reinterpret(f"4x1024xi32, {_SW2}, #ttg.shared_memory, mutable, 32x1024", f"65536xi32, {_RANK1}, #ttg.shared_memory, mutable"),
+         (3, 8), "result shared-memory footprint (262144 bytes) exceeds the source view (131072 bytes)"),
+        # gather/scatter row offsets: 1-D (i16 or i32 is ODS's rule)
+        (_fn("  %g = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<1x32xf32>, tensor<8x1xi32>, i32) -> tensor<8x32xf32>\n",
+             "%d: !tt.tensordesc<1x32xf32>, %x: tensor<8x1xi32>, %y: i32"),
+         (3, 8), "'tt.descriptor_gather' op x offsets must be a 1D tensor, but got 'tensor<8x1xi32>'"),
+        # MLIR's HasParent wording: the op named once
+        ("module {\n  tt.func @f() {\n    tt.func @g() {\n      tt.return\n    }\n    tt.return\n  }\n}\n", (3, 5),
+         "'tt.func' op expects parent op 'builtin.module'"),
+        ("module {\n  tt.func @f() {\n    scf.yield\n  }\n}\n", (3, 5),
+         "'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'"),
+    ],
+)
+def test_seed_93_last_classes(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (got, (line, col)) == (message, where)
+
+
+_I16_GATHER = (
+    "  %g = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<1x32xf32>, tensor<8xi16>, i32) -> tensor<8x32xf32>\n"
+    "  tt.descriptor_scatter %d[%x, %y], %g : !tt.tensordesc<1x32xf32>, tensor<8xi16>, i32, tensor<8x32xf32>\n"
+)
+
+_ACCEPTED_93_LAST = [
+    _tma_load("1073741824x1073741824"),  # 2**30 fits
+    _tma_load("32x32", ", 2147483648x32x32"),  # a leading buffer dim is not laid out
+    _subslice(_SW2, "2147483648x32", "0, 0", "2147483648x32", el="f32"),  # nothing cut: no layout built
+    _memdesc_arg(f"32x32xf32, {_NV32}, #ttg.shared_memory, mutable, 4294967297x32x32"),
+    _memdesc_arg(f"4294967296x32xf32, {_SW2}, #ttg.shared_memory, mutable"),  # only NVMMA wraps
+    _subslice(_sw(1, 1, 8), "32x64", "0, 4", "32x4"),  # columns never carry the swizzle
+    _subslice(_sw(1, 1, 8), "32x64", "8, 0", "8x64"),  # whole swizzle periods
+    _subslice(_sw(1, 1, 8), "32x4", "4, 0", "4x4"),  # the phase XOR falls outside 4 columns
+    _subslice(_sw(1, 8, 2), "8x64", "4, 0", "4x64", alloc="32x64"),  # bits of the view only
+    _subslice(_nv(128), "64x64", "8, 0", "8x64"),
+    _subslice(_LIN.format(b="[[0, 1], [0, 2], [1, 1], [2, 0]]"), "4x4", "2, 0", "2x4"),
+    _reinterpret(f"4x1024xi32, {_SW2}, #ttg.shared_memory, mutable, 32x1024", f"4096xi32, {_RANK1}, #ttg.shared_memory, mutable"),
+    _reinterpret(f"1x32x64xi32, {_SW2}, #ttg.shared_memory, mutable, 4x32x64", f"2048xi32, {_RANK1}, #ttg.shared_memory, mutable"),
+    _fn(_I16_GATHER, "%d: !tt.tensordesc<1x32xf32>, %x: tensor<8xi16>, %y: i32"),
+]
+
+
+@pytest.mark.parametrize("text", _ACCEPTED_93_LAST)
+def test_what_triton_39_accepts_beside_the_last_classes(tmp_path: Path, text: str) -> None:
+    out = _accepted(tmp_path, text)
+    if HAVE_TRITON:
+        assert triton_reprint(out) == triton_reprint(text)
+
+
+def test_i16_gather_offsets_pass_the_layout_pass(tmp_path: Path) -> None:
+    """i16 row offsets get a layout like i32 ones (the PTX lowering refuses TMA descriptors
+    with a diagnostic either way)."""
+    text = _fn(_I16_GATHER, "%d: !tt.tensordesc<1x32xf32>, %x: tensor<8xi16>, %y: i32")
+    assert "tt.descriptor_gather" in _accepted(tmp_path, text, "-p", "ltc-assign-layouts")

@@ -287,7 +287,8 @@ def _check_offsets_ods(op: DescriptorGatherOp | DescriptorScatterOp) -> None:
 
 
 def _check_gather_scatter(op: Operation, desc_type: Attribute, offsets_type: Attribute, tensor_type: Attribute, what: str) -> None:
-    """A gather/scatter descriptor has one row; the tensor is (number of offsets) x (row width)."""
+    """A gather/scatter descriptor has one row; the row offsets are a 1-D tensor (of i16 or
+    i32, checked with ODS); the tensor is (number of offsets) x (row width)."""
     assert isinstance(desc_type, TensorDescType)
     offsets = require_tensor(op, offsets_type, "x_offsets")
     tensor = require_tensor(op, tensor_type, what)
@@ -298,8 +299,8 @@ def _check_gather_scatter(op: Operation, desc_type: Attribute, offsets_type: Att
         raise VerifyException(f"{prefix} block must be a 2D tensor, got {block}")
     if block[0] != 1:
         raise VerifyException(f"{prefix} block must have exactly 1 row, got {block}")
-    if len(offsets.get_shape()) != 1 or offsets.element_type != i32:
-        raise VerifyException(f"{prefix} x offsets must be a 1D tensor of i32, got {type_text(offsets_type)}")
+    if len(offsets.get_shape()) != 1:  # (its element type, i16 or i32, is ODS's check)
+        raise VerifyException(f"{prefix} x offsets must be a 1D tensor, but got '{type_text(offsets_type)}'")
     shape = tensor.get_shape()
     if len(shape) != 2:
         raise VerifyException(f"{prefix} {what} must be a 2D tensor, got {type_text(tensor_type)}")

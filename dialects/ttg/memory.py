@@ -39,7 +39,15 @@ from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
 from ltc.dialects.ods_checks import check_i32_attr, check_i32_dense_array
 from ltc.dialects.tt.attrs import RMWOpAttr
 from ltc.dialects.tt.types import element_bit_width
-from ltc.dialects.ttg.types import AsyncTokenType, MemDescType, attr_text, dims_text, shape_of_shaped
+from ltc.dialects.ttg.types import (
+    AsyncTokenType,
+    MemDescType,
+    attr_text,
+    dims_text,
+    shape_of_shaped,
+    verify_layout_dims_fit,
+)
+from ltc.dialects.verifier import UnprefixedVerifyException
 from ltc.dialects.ttg_attrs import SharedLayoutAttr, layout_attr
 from ltc.encodings import Encoding, EncodingError, to_linear_layout
 from ltc.encodings.base import CGALayout
@@ -460,6 +468,53 @@ class MemDescSubsliceOp(IRDLOperation):
                 raise VerifyException("The split offset may not exceed the source shape")
             if r and off % r:
                 raise VerifyException("The split offset may not touch the tile")
+        if tuple(res_shape) != tuple(src_shape):
+            verify_layout_dims_fit(src, "source")
+            if subslice_splits_swizzle_pattern(src, res_shape):
+                raise UnprefixedVerifyException("We don't support splitting along the swizzling pattern")
+
+
+def subslice_splits_swizzle_pattern(src: MemDescType, res_shape: Sequence[int]) -> bool:
+    """Whether a subslice of ``src`` with shape ``res_shape`` cuts through its swizzle
+    pattern, which Triton does not support.
+
+    The rule, on the linear layout of the allocation (the trailing dims of the layout's
+    rank): along each dim ``d`` the view narrows (``res_shape[d] < shape[d]``), each
+    coordinate ``2**k`` with ``res_shape[d] <= 2**k < shape[d]``, the ones that pick a
+    tile of the view, must be where a single offset (or CTA) bit lands, i.e. tiles sit
+    at unswizzled offsets. Rows of a swizzled layout below its period carry a column
+    XOR and fail; columns never do. Applied to ``#ttg.swizzled_shared``,
+    ``#ttg.nvmma_shared`` and ``#ttg.shared_linear`` (the encodings it was checked on)."""
+    enc = getattr(src.encoding, "encoding", None)
+    if not isinstance(enc, (SwizzledSharedEncoding, NVMMASharedEncoding, SharedLinearEncoding)):
+        return False
+    shape, alloc = src.get_shape(), src.get_alloc_shape()
+    rank = enc.rank
+    if len(res_shape) != len(shape) or len(alloc) < rank or len(shape) < rank:
+        return False
+    try:
+        layout = to_linear_layout(enc, list(alloc[len(alloc) - rank :]))
+    except (EncodingError, LayoutError, ValueError):
+        return False
+    names = [f"dim{i}" for i in range(rank)]
+    if sorted(layout.out_dims) != sorted(names):
+        return False
+    images = {
+        tuple(layout.basis(in_dim, i, name) for name in names)
+        for in_dim in layout.in_dims
+        for i in range(layout.in_dim_size_log2(in_dim))
+    }
+    lead_shape = len(shape) - rank
+    for d in range(rank):
+        narrow, wide = res_shape[lead_shape + d], shape[lead_shape + d]
+        if narrow >= wide or narrow & (narrow - 1) or wide & (wide - 1):
+            continue
+        bit = narrow
+        while bit < wide:
+            if tuple(bit if i == d else 0 for i in range(rank)) not in images:
+                return True
+            bit <<= 1
+    return False
 
 
 @irdl_op_definition
@@ -492,33 +547,74 @@ class MemDescReinterpretOp(IRDLOperation):
 
 
 def _verify_shared_reinterpret(src: Attribute, res: Attribute) -> None:
-    """Triton's rules for a shared-memory reinterpret: padding is kept or absent on both
-    sides, and the result of a full view (the source's shape is its allocation's, up to
-    leading buffer dims) spans no more bytes than the source. Views of one CTA only:
-    the bytes of a multi-CTA layout, and the offsets a subview owns, are not modelled."""
+    """Triton's rules for a shared-memory reinterpret (messages without the op prefix, as
+    Triton's): padding is kept or absent on both sides; the result spans no more bytes
+    than the source view, counted as the view's leading (buffer) dims times the whole
+    allocation of the layout's dims; and the result of a subview (its layout's dims
+    narrower than the allocation's) spans no more than the offsets the subview owns from
+    its start on (see ``_owned_prefix_elements``). Views of one CTA only: the bytes of a
+    multi-CTA layout are not modelled."""
     if not isinstance(src, MemDescType) or not isinstance(res, MemDescType):
         return
     src_enc, res_enc = getattr(src.encoding, "encoding", None), getattr(res.encoding, "encoding", None)
     if src_enc is None or res_enc is None or not isinstance(src.encoding, SharedLayoutAttr):
         return
     if isinstance(src_enc, PaddedSharedEncoding) != isinstance(res_enc, PaddedSharedEncoding):
-        raise VerifyException("'ttg.memdesc_reinterpret' op cannot reinterpret between padded and non-padded layouts")
+        raise UnprefixedVerifyException("cannot reinterpret between padded and non-padded layouts")
+    verify_layout_dims_fit(src, "source")
+    verify_layout_dims_fit(res, "result")
     if isinstance(src_enc, PaddedSharedEncoding) or any(
         getattr(getattr(e, "cga", None), "block_bases", ()) for e in (src_enc, res_enc)
     ):
         return
-    shape, alloc = list(src.get_shape()), list(src.get_alloc_shape())
-    if alloc[len(alloc) - len(shape) :] != shape:
-        return
     src_bits, res_bits = element_bit_width(src.element_type), element_bit_width(res.element_type)
     if not src_bits or not res_bits:
         return
-    have, want = math.prod(shape) * src_bits // 8, math.prod(res.get_shape()) * res_bits // 8
+    shape, alloc = list(src.get_shape()), list(src.get_alloc_shape())
+    want = math.prod(res.get_shape()) * res_bits // 8
+    if alloc[len(alloc) - len(shape) :] == shape:
+        have = math.prod(shape) * src_bits // 8
+        if want > have:
+            raise UnprefixedVerifyException(
+                f"result shared-memory footprint ({want} bytes) exceeds the source view ({have} bytes)"
+            )
+        return
+    rank = getattr(src_enc, "rank", None)
+    if not isinstance(rank, int) or not 0 <= len(shape) - rank <= 1 or len(alloc) < rank:
+        return
+    lead = len(shape) - rank
+    tile = alloc[len(alloc) - rank :]
+    have = math.prod(shape[:lead]) * math.prod(tile) * src_bits // 8
     if want > have:
-        raise VerifyException(
-            f"'ttg.memdesc_reinterpret' op result shared-memory footprint ({want} bytes) exceeds the source view "
-            f"({have} bytes)"
+        raise UnprefixedVerifyException(f"result shared-memory footprint ({want} bytes) exceeds the source view ({have} bytes)")
+    owned = _owned_prefix_elements(src_enc, tile, shape[lead:])
+    if owned is not None and want > owned * src_bits // 8:
+        raise UnprefixedVerifyException(
+            "result shared-memory footprint includes offsets not owned by the source subview "
+            f"({want} bytes requested; {owned * src_bits // 8} contiguous bytes available)"
         )
+
+
+def _owned_prefix_elements(enc: Encoding, tile: Sequence[int], view: Sequence[int]) -> int | None:
+    """How many elements from a subview's first offset on all belong to the subview: the
+    view is the box ``[0, view)`` of an allocation laid out by ``enc`` over ``tile``
+    (both powers of 2 per dim). Offsets ``[0, 2**j)`` are spanned by the first ``j``
+    offset bits, so the prefix ends at the first offset bit whose position lies outside
+    the box. None when the view fills the tile (only leading buffers are cut: it owns
+    all of them) or no linear layout is known."""
+    if list(view) == list(tile):
+        return None
+    try:
+        layout = to_linear_layout(enc, list(tile))
+    except (EncodingError, LayoutError, ValueError):
+        return None
+    names = [f"dim{i}" for i in range(len(tile))]
+    if sorted(layout.out_dims) != sorted(names) or "offset" not in layout.in_dims:
+        return None
+    for j in range(layout.in_dim_size_log2("offset")):
+        if any(layout.basis("offset", j, name) >= size for name, size in zip(names, view)):
+            return 1 << j
+    return layout.in_dim_size("offset")
 
 
 def _tmem_columns(t: Attribute) -> int | None:
@@ -599,6 +695,8 @@ class MemDescReshapeOp(IRDLOperation):
             raise VerifyException("'ttg.memdesc_reshape' op source and result must be both mutable or both immutable")
         if src.memory_space != res.memory_space:
             raise VerifyException("'ttg.memdesc_reshape' op source and result must be in the same memory space")
+        verify_layout_dims_fit(src, "source")
+        verify_layout_dims_fit(res, "result")
         a, b = src.encoding, res.encoding
         if not (isinstance(a, SharedLayoutAttr) and isinstance(b, SharedLayoutAttr)):
             return

@@ -35,7 +35,9 @@ __all__ = [
     "SharedMemorySpaceAttr",
     "attr_text",
     "dims_text",
+    "layout_dim_out_of_range",
     "shape_of_shaped",
+    "verify_layout_dims_fit",
 ]
 
 
@@ -222,6 +224,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
                 # The attribute alone is valid; Triton aborts on such a descriptor.
                 raise VerifyException(f"{attr_text(self.encoding)}: {PADDED_NOT_FACTORED}")
         if isinstance(self.encoding, LayoutAttr) and isinstance(self.encoding.encoding, NVMMASharedEncoding):
+            _verify_nvmma_dims_wrap(shape, alloc_shape)
             _verify_nvmma_block(self.encoding.encoding, alloc_shape[len(alloc_shape) - len(shape) :])
         # Encodings of other dialects (the ttng tensor-memory ones) state their own rules.
         verify_memdesc = getattr(self.encoding, "verify_memdesc", None)
@@ -260,6 +263,54 @@ def _verify_shape_and_element(memdesc: MemDescType, layout_rank: int | None) -> 
         raise VerifyException(f"shared-memory element type bit width must be a multiple of 8; got {width}")
     if in_tmem and width < 8:
         raise VerifyException(f"tensor-memory element type bit width must be at least 8; got {width}")
+
+
+def _verify_nvmma_dims_wrap(shape: Sequence[int], alloc_shape: Sequence[int]) -> None:
+    """A ``#ttg.nvmma_shared`` memdesc has no dim (of its shape or its allocation, a
+    leading buffer dim too) that is a multiple of 2**32: Triton keeps these sizes in 32
+    bits, where such a dim is 0, and aborts dividing by it (SIGFPE) while verifying the
+    type. Other multiples (``2**32 + 1`` buffers) and other encodings are fine."""
+    for what, dims in (("shape", shape), ("alloc shape", alloc_shape)):
+        for dim, size in enumerate(dims):
+            if size and size % (1 << 32) == 0:
+                raise VerifyException(
+                    f"#ttg.nvmma_shared memdesc {what} dimension {dim} of size {size} is out of range: "
+                    "a multiple of 2**32 is 0 in 32 bits"
+                )
+
+
+LAYOUT_DIM_LIMIT = 1 << 31
+
+
+def layout_dim_out_of_range(memdesc: Attribute) -> tuple[int, int] | None:
+    """The first dim of a shared memdesc's allocation that its layout lays out (the
+    trailing dims of the layout's rank) and that is ``2**31`` or more, as ``(dim, size)``
+    with ``dim`` counted in the allocation shape; None when all fit (or the memdesc has
+    no shared layout with a rank)."""
+    if not isinstance(memdesc, MemDescType) or not isinstance(memdesc.encoding, SharedLayoutAttr):
+        return None
+    rank = getattr(memdesc.encoding.encoding, "rank", None)
+    alloc = memdesc.get_alloc_shape()
+    if not isinstance(rank, int):
+        return None
+    start = max(0, len(alloc) - rank)
+    for dim in range(start, len(alloc)):
+        if alloc[dim] >= LAYOUT_DIM_LIMIT:
+            return dim, alloc[dim]
+    return None
+
+
+def verify_layout_dims_fit(memdesc: Attribute, what: str) -> None:
+    """An op that builds the linear layout of a shared buffer (TMA copies, subslices,
+    reshapes, reinterprets) needs each dim the layout covers below ``2**31``: Triton
+    builds layouts with 32-bit sizes and aborts on a larger one. ``what`` names the
+    operand in the message."""
+    bad = layout_dim_out_of_range(memdesc)
+    if bad is not None:
+        dim, size = bad
+        raise VerifyException(
+            f"{what} dimension {dim} of size {size} is out of range: a shared-memory layout needs sizes below 2**31"
+        )
 
 
 def _verify_nvmma_block(enc: NVMMASharedEncoding, shape: Sequence[int]) -> None:

@@ -22,6 +22,7 @@ from ltc.dialects.tt import (
 )
 from ltc.dialects.tt.types import element_bit_width
 from ltc.dialects.ttg import MemDescType, attr_text
+from ltc.dialects.ttg.types import verify_layout_dims_fit
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.dialects.ttng.common import (
     TTNGOp,
@@ -190,6 +191,7 @@ def _verify_tma_load(op: TTNGOp, desc: Attribute, barrier: Attribute, result: At
     if not result.is_mutable:
         raise VerifyException("cannot store into immutable memory")
     _verify_tma_encoding(desc, result.encoding)
+    verify_layout_dims_fit(result, "the shared buffer's")
     verify_swizzle_tile("the shared buffer", result)
 
 
@@ -199,6 +201,7 @@ def _verify_tma_store(desc: Attribute, src: Attribute) -> None:
     if nvmma is not None and nvmma.fp4_padded:
         raise VerifyException("does not support fp4_padded operands")
     _verify_tma_encoding(desc, src.encoding)
+    verify_layout_dims_fit(src, "the shared buffer's")
     verify_swizzle_tile("the shared buffer", src)
 
 
