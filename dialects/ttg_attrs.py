@@ -254,7 +254,28 @@ def _attr_class(enc_cls: type[Encoding]) -> type[LayoutAttr]:
         "__annotations__": {"encoding_param": EncodingParam},
         "encoding_param": param_def(converter=EncodingParam.get),
     }
-    return irdl_attr_definition(type(class_name, (base,), namespace))
+    return _with_cached_hash(irdl_attr_definition(type(class_name, (base,), namespace)))
+
+
+def _with_cached_hash(cls: type[LayoutAttr]) -> type[LayoutAttr]:
+    """``cls`` with its (generated) hash computed once per instance: a layout attribute
+    sits in every tensor type, and types are hashed whenever xDSL's CSE or a
+    type-keyed dict of the layout passes looks one up."""
+    field_hash = cls.__hash__
+
+    def __hash__(self: LayoutAttr) -> int:  # noqa: N807
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = field_hash(self)
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self: LayoutAttr) -> dict:  # noqa: N807 - a pickled hash may not hold in another process
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    cls.__hash__ = __hash__  # type: ignore[method-assign]
+    cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
+    return cls
 
 
 _ATTR_CLASSES: Mapping[str, type[LayoutAttr]] = MappingProxyType(

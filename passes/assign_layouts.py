@@ -25,7 +25,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.passes.layout_engine import LayoutLog
-from ltc.passes.conversion_cost import keep_cheaper
+from ltc.passes.conversion_cost import keep_cheaper, summarize
 from ltc.passes.layout_strategies import apply_triton_rule, lay_out
 
 __all__ = ["AssignLayoutsPass"]
@@ -48,10 +48,16 @@ class AssignLayoutsPass(ModulePass):
         # then conversions), so ltc never leaves more than the rule would.
         rule = op.clone()
         lay_out(ctx, op, span_rows=self.span_rows, strategy="objective", log=log)
-        try:
-            apply_triton_rule(ctx, rule)
-        except (PassFailedException, VerifyException, ValueError):
+        if summarize(op).conversions == 0:
+            # Nothing costs less than no conversion (keep_cheaper keeps the rule only
+            # when it costs strictly less): the rule's run, half the pass's time on
+            # most kernels, could not change the result.
             rule = None
+        else:
+            try:
+                apply_triton_rule(ctx, rule)
+            except (PassFailedException, VerifyException, ValueError):
+                rule = None
         if keep_cheaper(op, rule) and log is not None:
             log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
         if log is not None:

@@ -30,6 +30,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -126,14 +127,14 @@ class AxisInfo:
     constant: int | None = None
 
     def __post_init__(self) -> None:
-        contig = tuple(int(c) for c in self.contiguity)
-        div = tuple(int(d) for d in self.divisibility)
-        const = tuple(int(c) for c in self.constancy)
+        # (map and the comprehension below: this runs for every lattice value)
+        contig = tuple(map(int, self.contiguity))
+        div = tuple(map(int, self.divisibility))
+        const = tuple(map(int, self.constancy))
         if not len(contig) == len(div) == len(const):
             raise ValueError(f"AxisInfo fields need one entry per dim: {contig} {div} {const}")
-        unit = [d for c, d in zip(contig, div) if c == 1]
-        global_div = max(unit, default=1)
-        div = tuple(max(d, global_div) for d in div)
+        global_div = max([d for c, d in zip(contig, div) if c == 1], default=1)
+        div = tuple([d if d >= global_div else global_div for d in div])
         object.__setattr__(self, "contiguity", contig)
         object.__setattr__(self, "divisibility", div)
         object.__setattr__(self, "constancy", const)
@@ -150,12 +151,15 @@ class AxisInfo:
     @staticmethod
     def unknown(rank: int) -> AxisInfo:
         """Nothing known: every field 1 (Triton's pessimistic state without hints)."""
-        ones = (1,) * rank
-        return AxisInfo(ones, ones, ones)
+        return _unknown(rank)
 
     @staticmethod
     def of_constant(value: int, width: int, shape: Sequence[int] | None = None) -> AxisInfo:
         """A known ``width``-bit integer, splat over ``shape`` (None: a scalar)."""
+        return _of_constant(value, width, None if shape is None else tuple(shape))
+
+    @staticmethod
+    def _of_constant(value: int, width: int, shape: tuple[int, ...] | None) -> AxisInfo:
         bits = _unsigned(value, width)
         div = KMAX_DIVISOR if bits == 0 else 1 << min(_ctz(bits), _KMAX_LOG2)
         constancy = tuple(shape) if shape is not None else (1,)
@@ -168,6 +172,8 @@ class AxisInfo:
     def join(self, other: AxisInfo) -> AxisInfo:
         """The gcd of each field; divisibility also folds in the contiguities where they
         differ (a run of the join may start inside a run of either side)."""
+        if self == other:
+            return self  # the join is idempotent (a revisit that learns nothing new)
         if self.rank != other.rank:
             raise ValueError(f"cannot join AxisInfo of rank {self.rank} and {other.rank}")
         return AxisInfo(
@@ -183,6 +189,19 @@ class AxisInfo:
             f"contiguity = {list(self.contiguity)}, divisibility = {list(self.divisibility)}, "
             f"constancy = {list(self.constancy)}, constant_value = {c}"
         )
+
+
+# The solver asks for these for nearly every value; an AxisInfo is immutable, so equal
+# requests share one (building one normalizes its fields).
+@lru_cache(maxsize=64)
+def _unknown(rank: int) -> AxisInfo:
+    ones = (1,) * rank
+    return AxisInfo(ones, ones, ones)
+
+
+@lru_cache(maxsize=1024)
+def _of_constant(value: int, width: int, shape: tuple[int, ...] | None) -> AxisInfo:
+    return AxisInfo._of_constant(value, width, shape)
 
 
 def _div_from_contiguity(lhs: AxisInfo, rhs: AxisInfo, d: int) -> int:
@@ -267,6 +286,8 @@ def _hint_vector(attr: Attribute | None) -> tuple[int, ...] | None:
 def _apply_hints(info: AxisInfo, attrs: dict[str, Attribute]) -> AxisInfo:
     """Override fields with ``tt.contiguity`` / ``tt.divisibility`` / ``tt.constancy``
     (hints of the wrong length are ignored: Triton would build an ill-formed value)."""
+    if not any(name in attrs for name in _HINTS):
+        return info  # the common case, without building anything
     fields = [info.contiguity, info.divisibility, info.constancy]
     changed = False
     for i, name in enumerate(_HINTS):
@@ -887,7 +908,7 @@ class _FunctionSolver:
                 return True
             if parent.name == "scf.if" and region not in self.live_if_regions:
                 return False
-            if parent.has_trait(IsolatedFromAbove):
+            if _isolated_from_above(type(parent)):
                 return True
             region = parent.parent_region()
         return True
@@ -947,7 +968,7 @@ class _FunctionSolver:
             for r in op.results:
                 self.join(r, _pessimistic(r))
             return
-        info = _apply_hints(info, dict(op.attributes))
+        info = _apply_hints(info, op.attributes)
         for r in op.results:
             self.join(r, info)
 
@@ -1020,12 +1041,19 @@ class _FunctionSolver:
                     self.join(t, info)
 
 
+@lru_cache(maxsize=None)
+def _isolated_from_above(op_type: type[Operation]) -> bool:
+    """``has_trait(IsolatedFromAbove)`` of an op class (a class method: one answer per
+    class, asked for every op the solver visits)."""
+    return op_type.has_trait(IsolatedFromAbove)
+
+
 def _pessimistic(value: SSAValue) -> AxisInfo:
     """Nothing known, but for ``tt.*`` hints on the defining op."""
     info = AxisInfo.unknown(_rank_of(value.type))
     owner = value.owner
     if isinstance(owner, Operation):
-        info = _apply_hints(info, dict(owner.attributes))
+        info = _apply_hints(info, owner.attributes)
     return info
 
 

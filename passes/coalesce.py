@@ -222,13 +222,16 @@ class SliceIndex:
         low: dict[Operation, int] = {}
         stack: list[Operation] = []
         on_stack: set[Operation] = set()
+        # each op's steps, listed once: the search and the closing of its component
+        # both go through them
+        self._succs: dict[Operation, list[Operation]] = {}
         for start in root.walk():
             if start in index:
                 continue
             index[start] = low[start] = len(index)
             stack.append(start)
             on_stack.add(start)
-            work = [(start, _slice_successors(start))]
+            work = [(start, iter(self._successors(start)))]
             while work:
                 node, succs = work[-1]
                 advanced = False
@@ -237,7 +240,7 @@ class SliceIndex:
                         index[nxt] = low[nxt] = len(index)
                         stack.append(nxt)
                         on_stack.add(nxt)
-                        work.append((nxt, _slice_successors(nxt)))
+                        work.append((nxt, iter(self._successors(nxt))))
                         advanced = True
                         break
                     if nxt in on_stack:
@@ -250,6 +253,13 @@ class SliceIndex:
                     low[parent] = min(low[parent], low[node])
                 if low[node] == index[node]:
                     self._close_component(node, stack, on_stack)
+        del self._succs
+
+    def _successors(self, op: Operation) -> list[Operation]:
+        succs = self._succs.get(op)
+        if succs is None:
+            succs = self._succs[op] = list(_slice_successors(op))
+        return succs
 
     def _close_component(self, head: Operation, stack: list[Operation], on_stack: set[Operation]) -> None:
         members: list[Operation] = []
@@ -263,7 +273,7 @@ class SliceIndex:
         for op in members:
             self._component[op] = comp
         reach = {op for op in members if memory_pointer(op) is not None}
-        reached = {self._component[nxt] for op in members for nxt in _slice_successors(op)}
+        reached = {self._component[nxt] for op in members for nxt in self._successors(op)}
         reached.discard(comp)
         for other in reached:
             reach |= self._reach[other]

@@ -15,6 +15,7 @@ read the module's hardware configuration.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -71,6 +72,14 @@ def with_layout(t: Attribute, encoding: Encoding | None) -> Attribute:
     """``t`` in layout ``encoding`` (a non-tensor ``t`` is returned unchanged)."""
     if not isinstance(t, TensorType):
         return t
+    return _tensor_with_layout(t, encoding)
+
+
+# Building a tensor type (and its layout attribute) costs several times the lookup; the
+# layout passes ask for the same few types over and over. Attributes are immutable, so
+# equal requests may share one result.
+@lru_cache(maxsize=4096)
+def _tensor_with_layout(t: TensorType, encoding: Encoding | None) -> TensorType:
     enc_attr = layout_attr(encoding) if encoding is not None else None
     if enc_attr is None:
         return TensorType(t.element_type, t.get_shape())

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, IntegerType, NoneAttr, StringAttr, TensorType, i1
@@ -212,8 +213,15 @@ def encoding_of(attr: Attribute) -> Attribute | None:
 def with_element_type(attr: Attribute, element_type: Attribute) -> Attribute:
     """``attr`` with its element type replaced: same shape and layout for a tensor."""
     if isinstance(attr, TensorType):
-        return TensorType(element_type, attr.get_shape(), attr.encoding)
+        return _tensor_with_element_type(attr, element_type)
     return element_type
+
+
+# Op verifiers build these types for every op they check (a pointer's value type, an
+# i1 mask type); a type is immutable, so equal requests share one.
+@lru_cache(maxsize=4096)
+def _tensor_with_element_type(attr: TensorType, element_type: Attribute) -> TensorType:
+    return TensorType(element_type, attr.get_shape(), attr.encoding)
 
 
 def pointee_value_type(ptr_type: Attribute) -> Attribute:

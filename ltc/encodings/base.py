@@ -19,6 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, TypeVar
 
 from ltc.attr_text import FieldReader, format_bases
@@ -135,7 +136,32 @@ def register_encoding(cls: _E) -> _E:
     if name in _REGISTRY:
         raise RuntimeError(f"encoding {name} registered twice")
     _REGISTRY[name] = cls
+    _cache_hash(cls)
     return cls
+
+
+def _cache_hash(cls: type[Encoding]) -> None:
+    """Give a frozen dataclass encoding a hash computed once per instance: encodings
+    key the passes' caches and sit inside every tensor type that xDSL hashes (CSE,
+    type-keyed dicts), and the generated hash re-hashes every field each time."""
+    field_hash = cls.__dict__.get("__hash__")
+    if field_hash is None or getattr(field_hash, "_cached", False):
+        return
+
+    def __hash__(self: Encoding) -> int:  # noqa: N807
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = field_hash(self)
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self: Encoding) -> dict:  # noqa: N807 - a pickled hash may not hold in another process
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    __hash__._cached = True  # type: ignore[attr-defined]
+    cls.__hash__ = __hash__  # type: ignore[method-assign]
+    if "__getstate__" not in cls.__dict__:
+        cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
 
 
 def encoding_class(name: str) -> type[Encoding] | None:
@@ -163,26 +189,7 @@ class CGALayout:
         return 1 << len(self.block_bases)
 
     def check_rank(self, rank: int) -> None:
-        for b in self.block_bases:
-            if len(b) != rank:
-                raise EncodingError(
-                    f"CGALayout basis {list(b)} has {len(b)} entries, expected {rank} (the layout's rank)",
-                    "CGALayout",
-                )
-        # Triton's rule: without the zero (broadcast) bases, the bases form a
-        # permutation matrix — each CTA bit is one distinct tensor bit, and
-        # together they cover every bit of the CGA's extent.
-        nonzero = [b for b in self.block_bases if any(b)]
-        try:
-            ll = cga_linear_layout(nonzero, rank)
-        except LayoutError:
-            ll = None
-        if ll is None or not ll.is_invertible():
-            raise EncodingError(
-                "After removing the zero bases the CGA encoding must be a permutation matrix "
-                f"(CGALayout = {format_bases(self.block_bases)})",
-                "CGALayout",
-            )
+        _check_cga(tuple(map(tuple, self.block_bases)), rank)
 
     def linear_layout(self, rank: int) -> LinearLayout:
         return cga_linear_layout(self.block_bases, rank)
@@ -199,6 +206,33 @@ class CGALayout:
         if not self.block_bases:
             return ""
         return f", CGALayout = {format_bases(self.block_bases)}"
+
+
+# Every encoding checks its CGA when it is built, and the layout passes build the same
+# few encodings over and over: the check (a linear layout and its inverse) is a pure
+# function of the bases and the rank. (Only passing checks are remembered.)
+@lru_cache(maxsize=1024)
+def _check_cga(block_bases: tuple[tuple[int, ...], ...], rank: int) -> None:
+    for b in block_bases:
+        if len(b) != rank:
+            raise EncodingError(
+                f"CGALayout basis {list(b)} has {len(b)} entries, expected {rank} (the layout's rank)",
+                "CGALayout",
+            )
+    # Triton's rule: without the zero (broadcast) bases, the bases form a
+    # permutation matrix — each CTA bit is one distinct tensor bit, and
+    # together they cover every bit of the CGA's extent.
+    nonzero = [b for b in block_bases if any(b)]
+    try:
+        ll = cga_linear_layout(nonzero, rank)
+    except LayoutError:
+        ll = None
+    if ll is None or not ll.is_invertible():
+        raise EncodingError(
+            "After removing the zero bases the CGA encoding must be a permutation matrix "
+            f"(CGALayout = {format_bases(block_bases)})",
+            "CGALayout",
+        )
 
 
 def check_shape(shape: Sequence[int], rank: int, what: str) -> tuple[int, ...]:

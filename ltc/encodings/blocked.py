@@ -18,6 +18,7 @@ import math
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ltc.attr_text import FieldReader, format_ints
 from ltc.encodings.base import (
@@ -137,6 +138,15 @@ def blocked_for_shape(
     ``num_warps`` whatever the shape (small shapes broadcast). ``shape`` must have rank
     >= 1 and power-of-two (or zero) dims (``EncodingError`` otherwise).
     """
+    return _blocked_for_shape(tuple(shape), tuple(size_per_thread), tuple(order), num_warps, threads_per_warp)
+
+
+# A pure function of its arguments, asked for every tensor of a module (the default
+# layout, coalescing); building the encoding checks its CGA and fields each time.
+@lru_cache(maxsize=1024)
+def _blocked_for_shape(
+    shape: tuple[int, ...], size_per_thread: tuple[int, ...], order: tuple[int, ...], num_warps: int, threads_per_warp: int
+) -> BlockedEncoding:
     rank = len(shape)
     if rank == 0:
         raise EncodingError("a rank-0 shape has no blocked layout")

@@ -12,7 +12,7 @@ spec is the one ``ltc-opt -p`` takes (xDSL's ``a,b{k=v}`` syntax).
 from __future__ import annotations
 
 import io
-
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # xDSL is imported when a function needs it (ltc-opt --help stays fast)
@@ -107,13 +107,21 @@ def parse_pass_pipeline(spec: str) -> PassPipeline:
     Raises ``PipelineError`` with a one-line message naming the column, the unknown
     pass or the bad option (a pass checks its options when it is constructed).
     """
+    return _parse_pass_pipeline(spec, tuple(pass_factories().items()))
+
+
+# Parsing a spec and constructing its passes costs about a millisecond, a sizeable part
+# of laying out a small kernel; the pipeline (a frozen dataclass of frozen passes) is
+# immutable, so one per spec (and set of registered passes) is shared.
+@lru_cache(maxsize=64)
+def _parse_pass_pipeline(spec: str, factory_items: tuple) -> PassPipeline:
     from xdsl.passes import PassPipeline
     from xdsl.utils.arg_spec import parse_pipeline
     from xdsl.utils.exceptions import ArgSpecParseError
 
     from ltc.passes.registry import normalize_pipeline_spec
 
-    factories = pass_factories()
+    factories = dict(factory_items)
     try:
         unknown = [p.name for p in parse_pipeline(normalize_pipeline_spec(spec)) if p.name not in factories]
         if unknown:
