@@ -23,6 +23,8 @@ nothing else moves into both branches when that removes it from at least one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
@@ -36,7 +38,7 @@ from ltc.passes.layout_engine import RESPELL_PRICE, LayoutLog, convert_cost
 from ltc.passes.layout_ir import convert_before, layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import OpKind, backward, forward, kind_of, remat_cost, tensor_operands, tensor_results
 
-__all__ = ["hoist_out_of_loops", "rematerialize", "sink_into_branches"]
+__all__ = ["RematChains", "hoist_out_of_loops", "rematerialize", "sink_into_branches"]
 
 CONVERT_FLOOR = 4.0
 """What a conversion left in the IR is worth removing, at least (a barrier's price): even
@@ -46,21 +48,33 @@ sees, so cheap producers are recomputed rather than kept behind it."""
 _NOT_REMATERIALIZABLE = {"tt.load", "tt.reduce", "tt.scan", "tt.atomic_rmw", "tt.atomic_cas", "tt.store"}
 
 
-def _rematerializable(op: Operation, operand_enc: Encoding, cheap_loads: bool) -> bool:
-    """Whether a SAME / SHAPE op may be recomputed with its operands in ``operand_enc``.
-    With ``cheap_loads`` a ``tt.load`` that is not an anchor (fewer elements than
-    threads: Triton's ``isExpensiveLoadOrStore`` is false, the data sits in L1) may be,
-    as in Triton's backward rematerialization; never a volatile one (its reads are
-    effects). A ``tt.reduce`` may be when it reduces within each thread in that layout
-    (no lane, warp or block basis moves along its axis: no shuffle, no shared memory),
-    so recomputing it costs its ALU work only."""
+@dataclass(frozen=True)
+class RematChains:
+    """What a rematerialized chain may hold besides elementwise and shape ops.
+
+    ``cheap_loads``: a ``tt.load`` that is not an anchor (fewer elements than threads:
+    Triton's ``isExpensiveLoadOrStore`` is false, the data sits in L1), as in Triton's
+    backward rematerialization; never a volatile one (its reads are effects).
+    ``in_thread_reductions``: a ``tt.reduce`` that reduces within each thread in the
+    needed layout (no lane, warp or block basis along its axis: no shuffle, no shared
+    memory), so recomputing it costs its ALU work only. Triton's rule takes both;
+    ltc's objective only the first (a duplicated reduction keeps its original alive, and
+    the greedy order of removals can then leave more than it saves)."""
+
+    cheap_loads: bool = True
+    in_thread_reductions: bool = False
+
+
+def _rematerializable(op: Operation, operand_enc: Encoding, chains: RematChains) -> bool:
+    """Whether a SAME / SHAPE op may be recomputed with its operands in ``operand_enc``
+    (``RematChains`` says which loads and reductions may)."""
     if op.name == "tt.reduce":
-        return _reduces_in_thread(op, operand_enc)
+        return chains.in_thread_reductions and _reduces_in_thread(op, operand_enc)
     if op.regions:
         return False
     if op.name == "tt.load":
         volatile = op.properties.get("isVolatile")
-        return cheap_loads and not (isinstance(volatile, IntegerAttr) and volatile.value.data)
+        return chains.cheap_loads and not (isinstance(volatile, IntegerAttr) and volatile.value.data)
     return op.name not in _NOT_REMATERIALIZABLE
 
 
@@ -73,9 +87,8 @@ def _reduces_in_thread(op: Operation, operand_enc: Encoding) -> bool:
     return all(b[axis] == 0 for dim in ("lane", "warp", "block") for b in layout.bases.get(dim, []))
 
 
-def _backward_slice(src: SSAValue, target: Encoding, cheap_loads: bool = False) -> dict[SSAValue, Encoding] | None:
-    """Value -> layout it must be recomputed in; None when no slice exists (``cheap_loads``:
-    ``_rematerializable``)."""
+def _backward_slice(src: SSAValue, target: Encoding, chains: RematChains = RematChains()) -> dict[SSAValue, Encoding] | None:
+    """Value -> layout it must be recomputed in; None when no slice exists."""
     need: dict[SSAValue, Encoding] = {}
     work = [(src, target)]
     while work:
@@ -97,7 +110,7 @@ def _backward_slice(src: SSAValue, target: Encoding, cheap_loads: bool = False) 
             work.append((op.operands[0], e))
         elif k in (OpKind.SAME, OpKind.SHAPE):
             operand_enc = backward(op, e)
-            if operand_enc is None or not _rematerializable(op, operand_enc, cheap_loads):
+            if operand_enc is None or not _rematerializable(op, operand_enc, chains):
                 return None
             outs = forward(op, operand_enc)
             if outs is None:
@@ -134,16 +147,16 @@ def _duplicated_cost(need: dict[SSAValue, Encoding], cvt: Operation) -> float:
     return sum(remat_cost(op) * execution_weight(op) for op in survives if kind_of(op) is not OpKind.CONVERT)
 
 
-def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, cheap_loads: bool = False) -> bool:
+def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: RematChains | None = None) -> bool:
     """Replace ``cvt`` by its source's producer chain recomputed in the target layout,
-    when that is cheaper (``cheap_loads``: small loads may be in the chain, as Triton
-    allows). Returns whether the IR changed."""
+    when that is cheaper (``chains``: what the chain may hold besides elementwise and
+    shape ops; default ``RematChains()``). Returns whether the IR changed."""
     target = layout_of(cvt.result)
     src = cvt.src
     source_enc = layout_of(src)
     if target is None or source_enc is None or isinstance(target, DotOperandEncoding):
         return False
-    need = _backward_slice(src, target, cheap_loads)
+    need = _backward_slice(src, target, chains or RematChains())
     if need is None:
         return False
     price = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]

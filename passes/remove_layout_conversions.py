@@ -21,9 +21,11 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import LayoutEngine, LayoutLog
+from ltc.passes.invariant_carries import use_invariant_carries
 from ltc.passes.layout_rules import OpKind, kind_of
 from ltc.passes.conversion_cost import keep_cheaper
-from ltc.passes.rematerialize import hoist_out_of_loops, rematerialize, sink_into_branches
+from ltc.passes.rematerialize import RematChains, hoist_out_of_loops, rematerialize, sink_into_branches
+from ltc.passes.respell import respell_conversions
 
 __all__ = ["RemoveLayoutConversionsPass", "canonicalize_module", "remove_layout_conversions"]
 
@@ -81,6 +83,7 @@ def remove_layout_conversions(
     """Run the engine on every function of ``module`` (in place); ``cse`` merges common
     subexpressions at the end (a caller that canonicalizes afterwards skips it);
     ``strategy`` is the engine's (``LayoutEngine.strategy``)."""
+    use_invariant_carries(module)
     funcs = [op for op in module.walk() if isinstance(op, FuncOp)]
     for func in funcs:
         if not func.body.blocks:
@@ -91,17 +94,20 @@ def remove_layout_conversions(
         engine.propagate()
         engine.rewrite(engine.resolve())
     canonicalize_module(ctx, module)
+    chains = RematChains(in_thread_reductions=strategy == "triton")
     for _ in range(MAX_ROUNDS):
         changed = False
         for func in funcs:
             for cvt in _converts(func):
                 if cvt.parent is None:
                     continue
-                if rematerialize(cvt, log, cheap_loads=True) or sink_into_branches(cvt, log) or hoist_out_of_loops(cvt):
+                if rematerialize(cvt, log, chains) or sink_into_branches(cvt, log) or hoist_out_of_loops(cvt):
                     changed = True
         canonicalize_module(ctx, module)
         if not changed:
             break
+    if respell_conversions(module):
+        canonicalize_module(ctx, module)
     canonicalize_module(ctx, module, cse=cse)
 
 
