@@ -48,6 +48,7 @@ from ltc.attr_text import (
     Value,
     parse_attr_text,
 )
+from ltc.cached_hash import cache_hash
 from ltc.encodings import (
     DistributedEncoding,
     Encoding,
@@ -258,23 +259,7 @@ def _attr_class(enc_cls: type[Encoding]) -> type[LayoutAttr]:
 
 
 def _with_cached_hash(cls: type[LayoutAttr]) -> type[LayoutAttr]:
-    """``cls`` with its (generated) hash computed once per instance: a layout attribute
-    sits in every tensor type, and types are hashed whenever xDSL's CSE or a
-    type-keyed dict of the layout passes looks one up."""
-    field_hash = cls.__hash__
-
-    def __hash__(self: LayoutAttr) -> int:  # noqa: N807
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = field_hash(self)
-            object.__setattr__(self, "_hash", h)
-        return h
-
-    def __getstate__(self: LayoutAttr) -> dict:  # noqa: N807 - a pickled hash may not hold in another process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
-
-    cls.__hash__ = __hash__  # type: ignore[method-assign]
-    cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
+    cache_hash(cls)  # a layout attribute sits in every tensor type xDSL hashes
     return cls
 
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import ClassVar, TypeVar
 
 from ltc.attr_text import FieldReader, format_bases
+from ltc.cached_hash import cache_hash
 from ltc.layout_utils import cga_linear_layout
 from ltc.linear_layout import LayoutError, LinearLayout
 
@@ -136,32 +137,8 @@ def register_encoding(cls: _E) -> _E:
     if name in _REGISTRY:
         raise RuntimeError(f"encoding {name} registered twice")
     _REGISTRY[name] = cls
-    _cache_hash(cls)
+    cache_hash(cls)
     return cls
-
-
-def _cache_hash(cls: type[Encoding]) -> None:
-    """Give a frozen dataclass encoding a hash computed once per instance: encodings
-    key the passes' caches and sit inside every tensor type that xDSL hashes (CSE,
-    type-keyed dicts), and the generated hash re-hashes every field each time."""
-    field_hash = cls.__dict__.get("__hash__")
-    if field_hash is None or getattr(field_hash, "_cached", False):
-        return
-
-    def __hash__(self: Encoding) -> int:  # noqa: N807
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = field_hash(self)
-            object.__setattr__(self, "_hash", h)
-        return h
-
-    def __getstate__(self: Encoding) -> dict:  # noqa: N807 - a pickled hash may not hold in another process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
-
-    __hash__._cached = True  # type: ignore[attr-defined]
-    cls.__hash__ = __hash__  # type: ignore[method-assign]
-    if "__getstate__" not in cls.__dict__:
-        cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
 
 
 def encoding_class(name: str) -> type[Encoding] | None:
