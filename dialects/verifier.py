@@ -416,7 +416,7 @@ _ISOLATED_OPS = frozenset({"llvm.func", "llvm.mlir.global"})
 
 
 @lru_cache(maxsize=None)
-def _has_trait(op_type: type[Operation], trait: type) -> bool:
+def class_has_trait(op_type: type[Operation], trait: type) -> bool:
     """``op.has_trait(trait)`` by the op's class (a class method: its traits are the
     class's), asked several times for every op verified."""
     return op_type.has_trait(trait)
@@ -425,7 +425,7 @@ def _has_trait(op_type: type[Operation], trait: type) -> bool:
 def _is_isolated(op: Operation) -> bool:
     if isinstance(op, UnregisteredOp):
         return False
-    return op.name in _ISOLATED_OPS or _has_trait(type(op), IsolatedFromAbove)
+    return op.name in _ISOLATED_OPS or class_has_trait(type(op), IsolatedFromAbove)
 
 
 def _crosses_isolation(op: Operation, value: SSAValue) -> bool:
@@ -446,12 +446,12 @@ def _verify_symbol_parent(op: Operation) -> None:
     """MLIR's ``Symbol`` interface: a symbol (a function, a global, a named module) sits
     directly in a symbol table (a module). Ops that name their parent op (``tt.func``:
     a module) report that rule instead."""
-    if isinstance(op, UnregisteredOp) or not _has_trait(type(op), SymbolOpInterface) or _has_trait(type(op), HasParent):
+    if isinstance(op, UnregisteredOp) or not class_has_trait(type(op), SymbolOpInterface) or class_has_trait(type(op), HasParent):
         return
     if op.name == "builtin.module" and "sym_name" not in op.attributes:
         return  # an optional symbol: only a named module is one
     parent = op.parent_op()
-    if parent is not None and (isinstance(parent, UnregisteredOp) or not _has_trait(type(parent), SymbolTable)):
+    if parent is not None and (isinstance(parent, UnregisteredOp) or not class_has_trait(type(parent), SymbolTable)):
         raise OpVerifyError(op, f"'{op.name}' op symbol's parent must have the SymbolTable trait")
 
 
@@ -545,9 +545,9 @@ def _successor_operands(op: Operation) -> list[tuple[SSAValue, ...]] | None:
 def _verify_terminator(parent: Operation, region: Region, block: Block) -> None:
     """A block of an op that needs terminators ends with one (MLIR's wording)."""
     last = block.last_op
-    if last is not None and (isinstance(last, UnregisteredOp) or _has_trait(type(last), IsTerminator)):
+    if last is not None and (isinstance(last, UnregisteredOp) or class_has_trait(type(last), IsTerminator)):
         return
-    if len(region.blocks) == 1 and (isinstance(parent, UnregisteredOp) or _has_trait(type(parent), NoTerminator)):
+    if len(region.blocks) == 1 and (isinstance(parent, UnregisteredOp) or class_has_trait(type(parent), NoTerminator)):
         return
     if last is None:
         raise OpVerifyError(parent, "empty block: expect at least a terminator")

@@ -22,10 +22,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from xdsl.utils.exceptions import PassFailedException, VerifyException
-
 from ltc.passes.layout_engine import LayoutLog
-from ltc.passes.conversion_cost import keep_cheaper, summarize
+from ltc.passes.conversion_cost import never_worse_than_rule
 from ltc.passes.layout_strategies import apply_triton_rule, lay_out
 
 __all__ = ["AssignLayoutsPass"]
@@ -43,23 +41,13 @@ class AssignLayoutsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         log = LayoutLog() if self.debug_layouts else None
-        # Triton's rule is always a candidate solution: it runs on a copy, and its
-        # result replaces ltc's when it costs less under the same model (weighted cost,
-        # then conversions), so ltc never leaves more than the rule would.
-        rule = op.clone()
-        lay_out(ctx, op, span_rows=self.span_rows, strategy="objective", log=log)
-        if summarize(op).conversions == 0:
-            # Nothing costs less than no conversion (keep_cheaper keeps the rule only
-            # when it costs strictly less): the rule's run, half the pass's time on
-            # most kernels, could not change the result.
-            rule = None
-        else:
-            try:
-                apply_triton_rule(ctx, rule)
-            except (PassFailedException, VerifyException, ValueError):
-                rule = None
-        if keep_cheaper(op, rule) and log is not None:
-            log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
+        # Triton's rule is always a candidate solution (never_worse_than_rule).
+        never_worse_than_rule(
+            op,
+            lambda m: lay_out(ctx, m, span_rows=self.span_rows, strategy="objective", log=log),
+            lambda m: apply_triton_rule(ctx, m),
+            log.add if log is not None else None,
+        )
         if log is not None:
             sys.stderr.write(log.text(op))
 

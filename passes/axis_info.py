@@ -46,6 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from ltc.dialects.tt import FuncOp, PtrType
+from ltc.dialects.verifier import class_has_trait
 from ltc.passes.cfg import edges, is_branch
 
 __all__ = [
@@ -908,7 +909,7 @@ class _FunctionSolver:
                 return True
             if parent.name == "scf.if" and region not in self.live_if_regions:
                 return False
-            if _isolated_from_above(type(parent)):
+            if class_has_trait(type(parent), IsolatedFromAbove):
                 return True
             region = parent.parent_region()
         return True
@@ -1039,13 +1040,6 @@ class _FunctionSolver:
                 info = self.lattice.get(v)
                 if info is not None:
                     self.join(t, info)
-
-
-@lru_cache(maxsize=None)
-def _isolated_from_above(op_type: type[Operation]) -> bool:
-    """``has_trait(IsolatedFromAbove)`` of an op class (a class method: one answer per
-    class, asked for every op the solver visits)."""
-    return op_type.has_trait(IsolatedFromAbove)
 
 
 def _pessimistic(value: SSAValue) -> AxisInfo:

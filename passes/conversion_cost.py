@@ -11,11 +11,13 @@ so the two compare.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.lowering.plans.cost import ConversionCost, conversion_cost
@@ -30,7 +32,7 @@ __all__ = [
     "convert_sites",
     "element_bits_of",
     "execution_weight",
-    "keep_cheaper",
+    "never_worse_than_rule",
     "loop_depth",
     "price",
     "summarize",
@@ -144,13 +146,31 @@ def _key(s: CostSummary) -> tuple[float, int]:
     return (round(s.weighted_cost, 6), s.conversions)
 
 
-def keep_cheaper(module: ModuleOp, rule: ModuleOp | None) -> bool:
-    """Replace ``module``'s body by ``rule``'s (a copy laid out by Triton's rule) when the
-    rule's conversions cost less under ltc's model (weighted cost, then count); returns
-    whether it did. This is what makes ltc's choice never lose to the rule."""
-    if rule is None or not _key(summarize(rule)) < _key(summarize(module)):
-        return False
+def never_worse_than_rule(
+    module: ModuleOp,
+    lay_out_own: Callable[[ModuleOp], None],
+    lay_out_by_rule: Callable[[ModuleOp], None],
+    note: Callable[[str], None] | None = None,
+) -> None:
+    """Lay out ``module`` by ``lay_out_own``; lay out a copy of the input by Triton's rule
+    (``lay_out_by_rule``) and keep the copy's body instead when its conversions cost
+    less under ltc's model (weighted cost, then count). So the result never leaves more
+    than the rule would. The rule is not run when ltc's own result has no conversion
+    (nothing costs less), nor kept when it refuses the input; ``note`` hears when the
+    rule's layouts are kept."""
+    rule = module.clone()
+    lay_out_own(module)
+    own = summarize(module)
+    if own.conversions == 0:
+        return
+    try:
+        lay_out_by_rule(rule)
+    except (PassFailedException, VerifyException, ValueError):
+        return  # the rule cannot lay it out: ltc's own result stands
+    if not _key(summarize(rule)) < _key(own):
+        return
     for block in list(module.body.blocks):
         module.body.detach_block(block).erase(safe_erase=False)
     rule.body.move_blocks(module.body)
-    return True
+    if note is not None:
+        note("(Triton's rule costs less here than the objective's choice: its layouts are kept)")

@@ -147,16 +147,16 @@ def _duplicated_cost(need: dict[SSAValue, Encoding], cvt: Operation) -> float:
     return sum(remat_cost(op) * execution_weight(op) for op in survives if kind_of(op) is not OpKind.CONVERT)
 
 
-def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: RematChains | None = None) -> bool:
+def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: RematChains = RematChains()) -> bool:
     """Replace ``cvt`` by its source's producer chain recomputed in the target layout,
     when that is cheaper (``chains``: what the chain may hold besides elementwise and
-    shape ops; default ``RematChains()``). Returns whether the IR changed."""
+    shape ops). Returns whether the IR changed."""
     target = layout_of(cvt.result)
     src = cvt.src
     source_enc = layout_of(src)
     if target is None or source_enc is None or isinstance(target, DotOperandEncoding):
         return False
-    need = _backward_slice(src, target, chains or RematChains())
+    need = _backward_slice(src, target, chains)
     if need is None:
         return False
     price = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]

@@ -16,14 +16,13 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import LayoutEngine, LayoutLog
 from ltc.passes.invariant_carries import use_invariant_carries
 from ltc.passes.layout_rules import OpKind, kind_of
-from ltc.passes.conversion_cost import keep_cheaper
+from ltc.passes.conversion_cost import never_worse_than_rule
 from ltc.passes.rematerialize import RematChains, hoist_out_of_loops, rematerialize, sink_into_branches
 from ltc.passes.respell import respell_conversions
 
@@ -121,15 +120,12 @@ class RemoveLayoutConversionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         log = LayoutLog() if self.debug_layouts else None
-        # As in ltc-assign-layouts: Triton's rule runs on a copy and is kept when its
-        # conversions cost less, so this pass never leaves more than the rule would.
-        rule = op.clone()
-        remove_layout_conversions(ctx, op, log)
-        try:
-            remove_layout_conversions(ctx, rule, strategy="triton")
-        except (PassFailedException, VerifyException, ValueError):
-            rule = None
-        if keep_cheaper(op, rule) and log is not None:
-            log.add("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
+        # As in ltc-assign-layouts: never more than Triton's rule would leave.
+        never_worse_than_rule(
+            op,
+            lambda m: remove_layout_conversions(ctx, m, log),
+            lambda m: remove_layout_conversions(ctx, m, strategy="triton"),
+            log.add if log is not None else None,
+        )
         if log is not None:
             sys.stderr.write(log.text(op))
