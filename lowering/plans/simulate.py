@@ -308,6 +308,8 @@ class _Machine:
         self.accesses.append(AccessStats(str(ins), wf, lb))
 
     def count_wavefronts(self, what: str, addr: np.ndarray, nbytes: int) -> None:
+        # The planner's model: fixed phases for loads too (an upper bound of the hardware,
+        # which merges some 64/128-bit load phases; see banks.load_phase_groups).
         wf, lb = plain_access_wavefronts(addr, nbytes)
         self.accesses.append(AccessStats(what, wf, lb))
 

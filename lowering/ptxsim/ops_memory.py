@@ -200,7 +200,7 @@ class MemoryOps(MachineState):
             k.shared_stores += nw
         else:
             k.shared_loads += nw
-        wf, lb = plain_access_wavefronts(full_addr, size, mask)
+        wf, lb = plain_access_wavefronts(full_addr, size, mask, load=not store)
         k.wavefronts(line, wf, lb, store)
 
     # ------------------------------------------------------------ atomics
