@@ -131,8 +131,11 @@ def _write_impl(out: Path, key: str, ptx: str, sass_stats: Any, arch: str) -> di
     return {"ptx": f"{key}.ptx", "cubin": f"{key}.cubin", "entry": _entry_name(ptx)}
 
 
-def prepare(out: Path, cases_filter: str | None) -> int:
-    """Write the bundle; returns the number of kernels in it."""
+PARTS = ("cases", "examples", "probes")
+
+
+def prepare(out: Path, cases_filter: str | None, parts: tuple[str, ...] = PARTS) -> int:
+    """Write the bundle of ``parts``; returns the number of kernels in it."""
     bench_codegen, convert_cases, copy_kernels, sass_stats, triton_convert = _prepare_imports()
     from ltc.tools.pipeline import compile_kernel
 
@@ -140,7 +143,7 @@ def prepare(out: Path, cases_filter: str | None) -> int:
     for old in out.iterdir():
         old.unlink()
     kernels: list[dict[str, Any]] = []
-    for case in convert_cases.CASES:
+    for case in convert_cases.CASES if "cases" in parts else ():
         if cases_filter and cases_filter not in case.name:
             continue
         tri = triton_convert.triton_convert_counts(case)
@@ -162,8 +165,9 @@ def prepare(out: Path, cases_filter: str | None) -> int:
         kernels.append({"name": f"cvt.{case.name}", "kind": "copy", "category": case.category,
                         "elements": elements, "element_bytes": size, "impls": impls})
         print(f"prepared {case.name}", flush=True)
-    if not cases_filter:
+    if not cases_filter and "examples" in parts:
         kernels.extend(_prepare_examples(out, sass_stats, compile_kernel))
+    if not cases_filter and "probes" in parts:
         kernels.extend(_prepare_bank_probes(out, sass_stats))
     (out / "manifest.json").write_text(json.dumps({"kernels": kernels}, indent=1))
     return len(kernels)
@@ -712,6 +716,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("prepare", help="compile and assemble the bundle (here, no GPU)")
     p.add_argument("--out", type=Path, default=DEFAULT_BUNDLE)
     p.add_argument("--cases", help="only conversion cases whose name contains this (no examples)")
+    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to bundle (default: all)")
     r = sub.add_parser("run", help="run a bundle on the GPU (needs numpy and cupy)")
     r.add_argument("bundle", type=Path)
     r.add_argument("--out", type=Path, required=True)
@@ -725,7 +730,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("results", type=Path)
     a = ap.parse_args(argv)
     if a.cmd == "prepare":
-        n = prepare(a.out, a.cases)
+        n = prepare(a.out, a.cases, tuple(a.parts))
         print(f"wrote {n} kernels to {a.out}")
         return 0
     if a.cmd == "run":

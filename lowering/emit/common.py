@@ -338,6 +338,12 @@ def fcmp_predicate(op: llvm.FCmpOp) -> str:
 # -- intrinsics ---------------------------------------------------------------------------
 
 
+def may_contract(op: Operation) -> bool:
+    """A float add/sub/mul whose ``contract`` flag lets it fuse with a neighbour into an fma."""
+    flags = getattr(op, "fastmathFlags", None)
+    return flags is not None and llvm.FastMathFlag.ALLOW_CONTRACT in flags.data
+
+
 @dataclass(frozen=True)
 class Intrinsic:
     """One ``llvm.call_intrinsic`` of the contract.
@@ -386,6 +392,9 @@ def _intrinsics() -> dict[str, Intrinsic]:
     for fn in ("ex2", "lg2", "rsqrt", "sin", "cos"):
         name = f"llvm.nvvm.{fn}.approx.f"
         table.append(Intrinsic(name, "f32", ("f32",), f"{fn}.approx.f32 {{d}}, {{0}};", name))
+    for fn in ("ex2", "rsqrt", "sqrt"):  # denormal inputs and results flush to zero
+        name = f"llvm.nvvm.{fn}.approx.ftz.f"
+        table.append(Intrinsic(name, "f32", ("f32",), f"{fn}.approx.ftz.f32 {{d}}, {{0}};", name))
     # div.full.f32 (2 ulp, full range): LLVM 14 has no intrinsic for it.
     table.append(Intrinsic("llvm.nvvm.div.full.f", "f32", ("f32", "f32"), "div.full.f32 {d}, {0}, {1};", None))
     return {i.name: i for i in table}

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from ltc.lowering.emit.common import (
+    may_contract,
     BYTE_SIZE,
     FLOAT_CASTS,
     FLOAT_TO_INT,
@@ -230,7 +231,8 @@ class _FunctionPrinter(KernelBodyPrinter):
             a, b = self.bf16_to_f32(lhs, op), self.bf16_to_f32(rhs, op)
             self.names[op.results[0]] = self.f32_to_bf16(self.temp(f"{opcode} float {a}, {b}"))
             return
-        self.define(op.results[0], f"{opcode} {self.typed(lhs, op)}, {self.value(rhs, op)}")
+        flags = " contract" if may_contract(op) else ""
+        self.define(op.results[0], f"{opcode}{flags} {self.typed(lhs, op)}, {self.value(rhs, op)}")
 
     def frem(self, op: llvm.FRemOp) -> None:
         tag = self.float_tag(op)

@@ -14,9 +14,10 @@ i64, global pointers), ``%fd`` (.f64). Choices that are not obvious:
 * **i8** lives in a 16-bit register whose upper byte is don't-care: add, sub, mul, and,
   or, xor, shl and trunc to i8 need no fix-up; ops that read the upper bits (compares,
   division, right shifts, extensions, shift amounts) first sign- or zero-extend.
-* **Float arithmetic** is exactly LLVM's: ``add/sub/mul.rn`` (the ``.rn`` stops ptxas
-  from contracting a mul and an add into an fma, which LLVM IR forbids), ``div.rn``
-  (IEEE). f16 division goes through f32 (exact: f32 holds more than twice f16's
+* **Float arithmetic** is exactly LLVM's: ``add/sub/mul.rn``, except that an op with the
+  ``contract`` flag (Triton's FP fusion, the default) drops the ``.rn`` so that ptxas may
+  fuse a mul and an add into an fma, as LLVM would; ``div.rn`` (IEEE) for ``llvm.fdiv``
+  (Triton's ``arith.divf`` is ``div.full.f32``, an intrinsic). f16 division goes through f32 (exact: f32 holds more than twice f16's
   precision, so rounding twice is rounding once). bf16 add/sub/mul exist from sm_90; on
   sm_80 they are one ``fma.rn.bf16`` each (``a*1+b``, ``b*-1+a``, ``a*b+(-0)``), and
   bf16 compares and conversions widen to f32 (exact). Conversions into bf16 from
@@ -49,6 +50,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from ltc.lowering.emit.common import (
+    may_contract,
     ASM_REGISTER_BITS,
     BYTE_SIZE,
     FCMP,
@@ -416,7 +418,9 @@ class _FunctionPrinter(KernelBodyPrinter):
         a, b = self.operand(lhs, op), self.operand(rhs, op)
         res = op.results[0]
         if tag in ("f32", "f64") or (tag == "f16" or self.arch >= 90) and kind != "div":
-            self.emit(f"{kind}.rn.{tag} {self.new(res, op)}, {a}, {b};")
+            # no rounding modifier: ptxas may fuse it into an fma (PTX ISA), as LLVM's contract
+            rnd = "" if may_contract(op) and kind != "div" else ".rn"
+            self.emit(f"{kind}{rnd}.{tag} {self.new(res, op)}, {a}, {b};")
         elif kind == "div":  # f16/bf16: in f32, then one rounding
             q = self.reg("f")
             self.emit(f"div.rn.f32 {q}, {self.to_f32(lhs, op)}, {self.to_f32(rhs, op)};")

@@ -91,8 +91,11 @@ def bit_width(t: Attribute) -> int:
 class ThreadBuilder:
     """Appends lowered-IR ops to ``block`` (changeable with :meth:`at`)."""
 
-    def __init__(self, block: Block) -> None:
+    def __init__(self, block: Block, *, fp_contract: bool = True) -> None:
         self.block = block
+        self.fp_contract = fp_contract
+        """Float add/sub/mul may be fused into an fma (``contract``): Triton's default
+        (``enable_fp_fusion``); off, they round separately (``.rn`` in PTX)."""
         self._consts: dict[tuple[int, str, object], SSAValue] = {}
         self._sregs: dict[tuple[int, str], SSAValue] = {}
         self._const_of: dict[SSAValue, int] = {}
@@ -162,6 +165,8 @@ class ThreadBuilder:
             # the key ignores the order of commutative operands; the op keeps the caller's
             key = (name, *sorted((a, b), key=id)) if name in _COMMUTATIVE else (name, a, b)
             return self._derive(("bin", *key), lambda: self.value(_BINARY[name](a, b)))
+        if name in _CONTRACTIBLE and self.fp_contract:
+            return self.value(_BINARY[name](a, b, llvm.FastMathAttr([llvm.FastMathFlag.ALLOW_CONTRACT])))
         return self.value(_BINARY[name](a, b))
 
     # -- bit-linear values (see the module docstring) -----------------------------------
@@ -571,6 +576,9 @@ class ThreadBuilder:
             out.append(v)
         return out
 
+
+_CONTRACTIBLE = frozenset({"fadd", "fsub", "fmul"})
+"""Float ops an fma may absorb when contraction is allowed."""
 
 _BINARY: dict[str, type[Operation]] = {
     "add": llvm.AddOp,

@@ -3,9 +3,13 @@
 An elementwise op on tensors of layout L is the same op on each register's scalars;
 registers whose operand scalars are the same values (broadcast registers) share one
 result. 8- and 16-bit float math functions run in f32 (as Triton does), rounding
-back at the end. ``math.exp``/``math.log`` use the approximate base-2 instructions
-(``ex2.approx``/``lg2.approx``) with the change of base folded into a multiply, as
-Triton's lowering does; ``arith.divf`` and ``math.sqrt`` are correctly rounded.
+back at the end. Precision is Triton 3.9's: f32 ``arith.divf`` is ``div.full.f32``
+(2 ulp) and ``tt.precise_divf`` ``div.rn.f32``; ``math.sqrt`` / ``math.rsqrt`` /
+``math.exp2`` are ``sqrt`` / ``rsqrt`` / ``ex2.approx.ftz.f32`` and ``tt.precise_sqrt``
+``sqrt.rn.f32``; ``math.exp``/``math.log`` use the approximate base-2 instructions
+(``ex2.approx``/``lg2.approx``) with the change of base folded into a multiply. Float
+add, sub and mul carry LLVM's ``contract`` flag unless fusion is off
+(:class:`~ltc.lowering.llvm.builder.ThreadBuilder`'s ``fp_contract``).
 """
 
 from __future__ import annotations
@@ -53,6 +57,14 @@ def _float_binary(name: str) -> Handler:
         return _in_f32(b, a, lambda x: b.binary(name, x[0], x[1])) if _needs_f32(a[0].type) else b.binary(name, *a)
 
     return _elementwise(fn)
+
+
+def _divf(b: ThreadBuilder, op: Operation, a: list[SSAValue]) -> SSAValue:
+    """Triton's ``arith.divf``: ``div.full.f32`` on f32 (and on narrower floats, in f32),
+    IEEE ``div.rn`` on f64."""
+    if isinstance(a[0].type, Float64Type):
+        return b.binary("fdiv", *a)
+    return _in_f32(b, a, lambda x: b.intrinsic("llvm.nvvm.div.full.f", x, f32))
 
 
 def _needs_f32(t: Attribute) -> bool:
@@ -259,8 +271,9 @@ ELEMENTWISE_HANDLERS: dict[str, Handler] = {
     "arith.shrui": _shift("lshr"),
     "arith.shrsi": _shift("ashr"),
     **{f"arith.{k}": _float_binary(v) for k, v in {
-        "addf": "fadd", "subf": "fsub", "mulf": "fmul", "divf": "fdiv", "remf": "frem",
+        "addf": "fadd", "subf": "fsub", "mulf": "fmul", "remf": "frem",
     }.items()},  # fmt: skip
+    "arith.divf": _elementwise(_divf),
     "arith.negf": _elementwise(_negf),
     "arith.maxnumf": _min_max("maxnum"),
     "arith.minnumf": _min_max("minnum"),
@@ -291,15 +304,15 @@ ELEMENTWISE_HANDLERS: dict[str, Handler] = {
     "tt.precise_sqrt": _intrinsic("llvm.sqrt.{t}"),
     "tt.precise_divf": _float_binary("fdiv"),
     "tt.mulhiui": _elementwise(_mulhiui),
-    "math.sqrt": _intrinsic("llvm.sqrt.{t}"),
+    "math.sqrt": _approx("llvm.nvvm.sqrt.approx.ftz.f"),
     "math.absf": _intrinsic("llvm.fabs.{t}"),
     "math.absi": _elementwise(_absi),
     "math.fma": _elementwise(_fma),
     "math.exp": _approx("llvm.nvvm.ex2.approx.f", pre=1 / math.log(2)),
-    "math.exp2": _approx("llvm.nvvm.ex2.approx.f"),
+    "math.exp2": _approx("llvm.nvvm.ex2.approx.ftz.f"),
     "math.log": _approx("llvm.nvvm.lg2.approx.f", post=math.log(2)),
     "math.log2": _approx("llvm.nvvm.lg2.approx.f"),
-    "math.rsqrt": _approx("llvm.nvvm.rsqrt.approx.f"),
+    "math.rsqrt": _approx("llvm.nvvm.rsqrt.approx.ftz.f"),
     "math.sin": _approx("llvm.nvvm.sin.approx.f"),
     "math.cos": _approx("llvm.nvvm.cos.approx.f"),
 }

@@ -21,6 +21,7 @@ LOWERING_PASSES: dict[str, tuple[Callable[[], type[ModulePass]], str]] = {
     "convert-tritongpu-to-llvm": (
         _convert_to_llvm,
         "lower laid-out TTGIR to per-thread LLVM-dialect IR (registers, shuffles, shared memory) "
-        "for sm_80 or sm_90 {target=sm_90}",
+        "for sm_80 or sm_90; enable-fp-fusion=false rounds every float add/sub/mul on its own "
+        "{enable-fp-fusion=true target=sm_90}",
     ),
 }

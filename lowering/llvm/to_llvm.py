@@ -123,7 +123,9 @@ def _check_result_types(func: tt.FuncOp) -> None:
                     )
 
 
-def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysis) -> tuple[llvm.FuncOp, int]:
+def _lower_function(
+    func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysis, fp_fusion: bool
+) -> tuple[llvm.FuncOp, int]:
     arg_types = [scalar_type(a.type) for a in func.body.block.args]
     for a in func.body.block.args:
         if isinstance(a.type, TensorType):
@@ -132,7 +134,7 @@ def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysi
             raise LoweringError(func, f"kernel arguments must be scalars or pointers, not {a.type}")
     entry = Block(arg_types=arg_types)
     fl = FunctionLowering(
-        ThreadBuilder(entry), config, handlers=HANDLERS, entry=entry, axis=axis, strides=StrideAnalysis(axis)
+        ThreadBuilder(entry, fp_contract=fp_fusion), config, handlers=HANDLERS, entry=entry, axis=axis, strides=StrideAnalysis(axis)
     )
     for old, new in zip(func.body.block.args, entry.args, strict=True):
         fl.values[old] = new
@@ -152,8 +154,12 @@ def _lower_function(func: tt.FuncOp, config: ModuleConfig, axis: AxisInfoAnalysi
     return lowered, fl.shared_bytes
 
 
-def lower_module(module: ModuleOp, target: str = "sm_90") -> None:
-    """Lower every ``tt.func`` of ``module`` in place (see the module docstring)."""
+def lower_module(module: ModuleOp, target: str = "sm_90", *, fp_fusion: bool = True) -> None:
+    """Lower every ``tt.func`` of ``module`` in place (see the module docstring).
+
+    ``fp_fusion`` (Triton's ``enable_fp_fusion``, on by default) lets a float multiply and
+    add be contracted into one fma (``contract``; PTX ``add.f32`` rather than ``add.rn.f32``).
+    """
     config = ModuleConfig.of(module)
     # the code runs on the emit target: no instruction newer than it (stmatrix needs sm_90)
     config = replace(config, capability=min(config.capability, int(target.removeprefix("sm_"))))
@@ -180,7 +186,7 @@ def lower_module(module: ModuleOp, target: str = "sm_90") -> None:
     axis = AxisInfoAnalysis(module)
     for op in list(module.body.block.ops):
         if isinstance(op, tt.FuncOp):
-            lowered, nbytes = _lower_function(op, config, axis)
+            lowered, nbytes = _lower_function(op, config, axis, fp_fusion)
             shared = max(shared, nbytes)
             module.body.block.insert_op_before(lowered, op)
             op.detach()
@@ -211,6 +217,7 @@ class ConvertTritonGPUToLLVMPass(ModulePass):
     name = "convert-tritongpu-to-llvm"
 
     target: str = "sm_90"
+    enable_fp_fusion: bool = True
 
     def __post_init__(self) -> None:
         # checked when the pipeline is built: a bad target is a usage error
@@ -218,4 +225,4 @@ class ConvertTritonGPUToLLVMPass(ModulePass):
             raise ValueError(f"target={self.target}: must be sm_80 or sm_90")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_module(op, self.target)
+        lower_module(op, self.target, fp_fusion=self.enable_fp_fusion)

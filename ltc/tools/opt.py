@@ -136,6 +136,10 @@ def _argument_parser() -> argparse.ArgumentParser:
                    help="GPU for --emit llvm|ptx and convert-tritongpu-to-llvm (default sm_90)")
     p.add_argument("--num-warps", type=int, default=4, metavar="N",
                    help="warps per CTA when TTIR input is laid out for --emit: a power of two, 1 to 32 (default 4)")
+    p.add_argument("--no-fp-fusion", dest="fp_fusion", action="store_false",
+                   help="for --emit llvm|ptx: round every float add, sub and mul on its own (PTX add.rn.f32), "
+                   "as Triton with enable_fp_fusion=False; by default a multiply and an add may fuse into "
+                   "one fma, as Triton's default")
     p.add_argument(
         "--debug-layouts",
         action="store_true",
@@ -220,6 +224,7 @@ class Options:
     target: str = "sm_90"
     num_warps: int = 4
     conversion_report: str | None = None
+    fp_fusion: bool = True
 
 
 def _read_input(path: str, stdin: IO[str]) -> SourceFile:
@@ -292,7 +297,7 @@ def _process_chunk(
         from ltc.tools.pipeline import emit_text, lower_to_llvm
 
         with _refusals_located(op_offset, chunk_offset):  # TTIR is laid out first
-            lower_to_llvm(parsed.module, opts.target, opts.num_warps)
+            lower_to_llvm(parsed.module, opts.target, opts.num_warps, fp_fusion=opts.fp_fusion)
             return emit_text(parsed.module, opts.emit, opts.target)
     out = io.StringIO()
     print_module(
@@ -450,6 +455,7 @@ def run(argv: Sequence[str], stdin: IO[str], stdout: IO[str], stderr: IO[str]) -
         target=args.target,
         num_warps=args.num_warps,
         conversion_report=args.conversion_report,
+        fp_fusion=args.fp_fusion,
     )
     try:
         source = _read_input(args.input, stdin)

@@ -187,9 +187,12 @@ def _check_kernel_module(module: ModuleOp) -> None:
         raise PipelineError("nothing to compile: the input has no tt.func")
 
 
-def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -> ModuleOp:
+def lower_to_llvm(
+    module: ModuleOp, target: str = "sm_90", num_warps: int = 4, *, fp_fusion: bool = True
+) -> ModuleOp:
     """``module`` (TTIR, TTGIR or already lowered) lowered in place to per-thread LLVM-dialect
-    IR: TTIR runs :func:`layout_pipeline` first. Raises ``PipelineError``."""
+    IR: TTIR runs :func:`layout_pipeline` first. ``fp_fusion``: Triton's ``enable_fp_fusion``
+    (float mul + add may become one fma). Raises ``PipelineError``."""
     if target not in TARGETS:
         raise PipelineError(f"unknown target '{target}' (expected one of {', '.join(TARGETS)})")
     if _is_lowered(module):
@@ -201,7 +204,7 @@ def lower_to_llvm(module: ModuleOp, target: str = "sm_90", num_warps: int = 4) -
     from ltc.lowering.llvm.to_llvm import lower_module
 
     try:
-        lower_module(module, target)
+        lower_module(module, target, fp_fusion=fp_fusion)
     except LoweringError as e:
         raise PipelineError(e.message, e.op) from None
     return module
@@ -226,11 +229,18 @@ def emit_text(module: ModuleOp, emit: str, target: str = "sm_90") -> str:
 
 
 def compile_kernel(
-    text: str, *, emit: str = "ptx", target: str = "sm_90", name: str = "<input>", num_warps: int = 4
+    text: str,
+    *,
+    emit: str = "ptx",
+    target: str = "sm_90",
+    name: str = "<input>",
+    num_warps: int = 4,
+    fp_fusion: bool = True,
 ) -> str:
     """TTIR or TTGIR text (one module) → PTX (``emit="ptx"``), LLVM IR (``"llvm"``) or the
-    lowered MLIR (``"mlir"``) for ``target``. TTIR is laid out with ``num_warps`` warps."""
-    module = lower_to_llvm(parse_module(text, name), target, num_warps)
+    lowered MLIR (``"mlir"``) for ``target``. TTIR is laid out with ``num_warps`` warps;
+    ``fp_fusion`` as Triton's ``enable_fp_fusion`` (default on)."""
+    module = lower_to_llvm(parse_module(text, name), target, num_warps, fp_fusion=fp_fusion)
     if emit == "mlir":
         return str(module) + "\n"
     return emit_text(module, emit, target)
