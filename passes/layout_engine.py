@@ -93,8 +93,14 @@ def convert_cost(src: Encoding, dst: Encoding, t: TensorType, capability: int = 
     ``dst``, as the plan's closed-form price (``ltc.lowering.plans.cost.
     estimate_conversion_cost``; 0 for the same spelling, ``RESPELL_PRICE`` for two
     spellings of one linear layout)."""
-    if src == dst:
+    if src is dst or src == dst:
         return 0.0
+    return _type_price(src, dst, t, capability)
+
+
+@lru_cache(maxsize=65536)
+def _type_price(src: Encoding, dst: Encoding, t: TensorType, capability: int) -> float:
+    # keyed by the (hash-cached) tensor type: the shape and element width follow from it
     return _plan_price(src, dst, tensor_shape(t), element_bits_of(t), capability)
 
 
@@ -208,13 +214,15 @@ class LayoutEngine:
             if (isinstance(other, LinearEncoding) or isinstance(enc, LinearEncoding)) and to_linear_layout(other, shape) == layout:
                 if isinstance(other, LinearEncoding) and not isinstance(enc, LinearEncoding):
                     lst[i] = enc
-                    self.why.setdefault((v, enc), why)
+                    if self.log is not None:
+                        self.why.setdefault((v, enc), why)
                     work.append((v, enc, fwd))
                 return
         if len(lst) >= MAX_CANDIDATES:
             return  # the search's width: shape ops can breed layouts without end
         lst.append(enc)
-        self.why.setdefault((v, enc), why)
+        if self.log is not None:  # (the reasons are only read for the log)
+            self.why.setdefault((v, enc), why)
         # A new candidate is walked both ways: forward to the users it can reach for
         # free, backward to the producers that can make it for free.
         for d in (fwd, not fwd):
@@ -262,10 +270,11 @@ class LayoutEngine:
     def _forward(self, v: SSAValue, enc: Encoding, work: list) -> None:
         name = self._name(v)
         anchored = (v, enc) in self.anchored
+        log = self.log
         for use in list(v.uses):
             op, idx = use.operation, use.index
             k = kind_of(op)
-            why = f"propagated from {name} through {op.name}"
+            why = f"propagated from {name} through {op.name}" if log is not None else ""
             targets: list[tuple[SSAValue, Encoding]] = []
             if k is OpKind.CONVERT:
                 targets = [(op.results[0], enc)]
@@ -283,7 +292,7 @@ class LayoutEngine:
                     work.append((r, e, True))
 
     def _backward(self, v: SSAValue, enc: Encoding, work: list) -> None:
-        why = f"needed as {self._layout(enc)} by users of {self._name(v)}"
+        why = f"needed as {self._layout(enc)} by users of {self._name(v)}" if self.log is not None else ""
         if isinstance(v, BlockArgument):
             loop = _loop_parent(v)
             if loop is not None:
@@ -400,9 +409,16 @@ class LayoutEngine:
         # The conflict rule over every candidate (not only the anchors' reach, as the
         # "triton" strategy): a start that keeps layouts near memory ops blocked.
         starts = [("per-value choice", greedy), ("Triton's conflict rule", {**greedy, **triton_rule_start(self.cands, _near_memory)})]
+        distinct: list[tuple[str, dict[SSAValue, Encoding]]] = []
         for name, start in starts:
-            obj.reset(consistent({v: start[v] for v in variables if v in start}))
-            cost = minimize(obj, variables, body_ops)
+            start = consistent({v: start[v] for v in variables if v in start})
+            if not distinct or start != distinct[-1][1]:
+                distinct.append((name, start))
+            # (else the same start reaches the same minimum, and the first is kept on a tie)
+        for name, start in distinct:
+            obj.reset(start)
+            # the objective reached is only compared between starts
+            cost = minimize(obj, variables, body_ops, total=len(distinct) > 1)
             if best_cost is None or cost < best_cost:
                 best, best_cost, best_name = dict(obj.choice), cost, name
         assert best is not None

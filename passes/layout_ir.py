@@ -14,10 +14,19 @@ read the module's hardware configuration.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -95,7 +104,41 @@ def retype(value: SSAValue, t: Attribute) -> None:
         for store in (owner.properties, owner.attributes):
             attr = store.get("value")
             if isinstance(attr, DenseIntOrFPElementsAttr) and attr.type != t:
-                store["value"] = DenseIntOrFPElementsAttr.from_list(t, list(attr.get_values()))  # type: ignore[arg-type]
+                store["value"] = _retyped_dense(attr, t)
+
+
+@lru_cache(maxsize=1024)
+def _retyped_dense(attr: DenseIntOrFPElementsAttr, t: Attribute) -> DenseIntOrFPElementsAttr:
+    """``attr``'s values in type ``t`` (a splat constant is retyped to the same few
+    layouts over and over; attributes are immutable, so equal requests share one)."""
+    if _same_bytes(attr, t):
+        return DenseIntOrFPElementsAttr(t, attr.data)  # type: ignore[arg-type]
+    return DenseIntOrFPElementsAttr.from_list(t, list(attr.get_values()))  # type: ignore[arg-type]
+
+
+_FLOAT_DTYPES = {Float16Type: "<f2", Float32Type: "<f4", Float64Type: "<f8"}
+
+
+def _same_bytes(attr: DenseIntOrFPElementsAttr, t: Attribute) -> bool:
+    """Whether ``from_list(t, attr.get_values())`` would pack ``attr``'s own bytes again:
+    only the layout differs (same shape and element type), every element is stored,
+    and unpacking and packing is exact for the element type (whole-byte integers;
+    floats holding no NaN, whose payload a round trip through a Python float may
+    change)."""
+    old = attr.type
+    if not isinstance(t, TensorType) or not isinstance(old, TensorType):
+        return False
+    el = t.element_type
+    if old.element_type != el or old.get_shape() != t.get_shape() or len(attr) != math.prod(t.get_shape()):
+        return False
+    if isinstance(el, IntegerType):
+        return el.bitwidth in (8, 16, 32, 64)
+    dtype = _FLOAT_DTYPES.get(type(el))
+    if dtype is None:
+        return False
+    import numpy as np
+
+    return not bool(np.isnan(np.frombuffer(attr.data.data, dtype=dtype)).any())
 
 
 def convert_before(value: SSAValue, encoding: Encoding, op: Operation) -> SSAValue:

@@ -71,6 +71,7 @@ EVALUATIONS_PER_OP = 100
 """A prefix scan stops this many values past its best prefix."""
 
 Price = Callable[[Encoding, Encoding, TensorType], float]
+_OpInfo = tuple  # (OpKind, tensor results, tensor operands, work price, control-flow edges or None)
 
 
 class LayoutObjective:
@@ -96,6 +97,7 @@ class LayoutObjective:
         self._fw: dict[tuple[Operation, Encoding], list[Encoding] | None] = {}
         self._bw: dict[tuple[Operation, Encoding], Encoding | None] = {}
         self._eq: dict[tuple[Encoding, Encoding, TensorType], bool] = {}
+        self._info: dict[Operation, _OpInfo] = {}
         self.evaluations = 0
         """Op terms computed so far (``minimize`` stops at its budget)."""
 
@@ -113,7 +115,7 @@ class LayoutObjective:
         return w
 
     def _cvt(self, src: Encoding | None, dst: Encoding | None, t: object) -> float:
-        if src is None or dst is None or src == dst or not isinstance(t, TensorType):
+        if src is None or dst is None or src is dst or src == dst or not isinstance(t, TensorType):
             return 0.0
         key = (src, dst, t)
         p = self._prices.get(key)
@@ -148,35 +150,57 @@ class LayoutObjective:
             k = self._kinds[op] = kind_of(op)
         return k
 
+    def _op_info(self, op: Operation) -> _OpInfo:
+        """What ``_term`` reads of ``op`` that its layouts do not change (the IR is fixed
+        while the objective lives): kind, tensor results and operands, work price, and
+        for control flow its edges."""
+        info = self._info.get(op)
+        if info is None:
+            k = self.kind(op)
+            unit = self._units.get(op)
+            if unit is None:
+                unit = self._units[op] = compute_price(op)
+            edges = None if k in (OpKind.SAME, OpKind.SHAPE, OpKind.CONVERT, OpKind.ANCHOR) else _edges(op)
+            info = self._info[op] = (k, tensor_results(op), tensor_operands(op), unit, edges)
+        return info
+
     def _term(self, op: Operation) -> float:
         self.evaluations += 1
-        k = self.kind(op)
+        k, res, operands, unit, edges = self._op_info(op)
+        choice = self.choice
+        cvt = self._cvt
         cost = 0.0
         if k is OpKind.SAME:
-            res = tensor_results(op)
-            target = self.layout(res[0]) if res else None
-            if target is not None:
-                for o in tensor_operands(op):
-                    cost += self._cvt(self.layout(o), target, o.type)
-                for r in res[1:]:
-                    cost += self._cvt(target, self.layout(r), r.type)
-        elif k is OpKind.SHAPE:
-            cost = self._shape_term(op)
-        elif k is OpKind.CONVERT:
-            cost = self._cvt(self.layout(op.operands[0]), self.layout(op.results[0]), op.results[0].type)
-        elif k is OpKind.ANCHOR:
-            for o in tensor_operands(op):
-                cost += self._cvt(self.layout(o), layout_of(o), o.type)
-        else:
-            cost = sum(self._cvt(self.layout(a), self.layout(b), a.type) for a, b in _edges(op))
-        self._converts[op] = cost > 0
-        unit = self._units.get(op)
-        if unit is None:
-            unit = self._units[op] = compute_price(op)
-        if unit:
-            res = tensor_results(op)
             if res:
-                cost += unit * self.words(self.layout(res[0]), res[0].type)
+                target = choice.get(res[0])
+                if target is None:
+                    target = layout_of(res[0])
+            else:
+                target = None
+            if target is not None:
+                for o in operands:
+                    e = choice.get(o)
+                    cost += cvt(e if e is not None else layout_of(o), target, o.type)
+                for r in res[1:]:
+                    e = choice.get(r)
+                    cost += cvt(target, e if e is not None else layout_of(r), r.type)
+        elif k is OpKind.SHAPE:
+            cost = self._shape_term(op, res, operands)
+        elif k is OpKind.CONVERT:
+            cost = cvt(self.layout(op.operands[0]), self.layout(op.results[0]), op.results[0].type)
+        elif k is OpKind.ANCHOR:
+            for o in operands:
+                written = layout_of(o)
+                e = choice.get(o)
+                cost += cvt(e if e is not None else written, written, o.type)
+        else:
+            cost = sum(cvt(self.layout(a), self.layout(b), a.type) for a, b in edges)
+        self._converts[op] = cost > 0
+        if unit:
+            if res:
+                r0 = res[0]
+                e = choice.get(r0)
+                cost += unit * self.words(e if e is not None else layout_of(r0), r0.type)
         return cost * self.weight(op) if cost else 0.0
 
     def words(self, enc: Encoding | None, t: object) -> float:
@@ -193,23 +217,21 @@ class LayoutObjective:
             words = self._regs[key] = regs * max(1.0, element_bytes(t) / 4)
         return words
 
-    def _shape_term(self, op: Operation) -> float:
-        res = tensor_results(op)
+    def _shape_term(self, op: Operation, res: list[SSAValue], ops: list[SSAValue]) -> float:
         if not res:  # a reduction to a scalar: every operand in the first one's layout
-            ops = tensor_operands(op)
             first = self.layout(ops[0]) if ops else None
             return sum(self._cvt(self.layout(o), first, o.type) for o in ops[1:])
         want = self.layout(res[0])
         if want is None:
             return 0.0
         need = self._backward(op, want)
-        if need is not None and self._free(op, need):
-            return sum(self._cvt(self.layout(o), need, o.type) for o in tensor_operands(op))
-        src = self.layout(tensor_operands(op)[0])
+        if need is not None and self._free(op, need, res):
+            return sum(self._cvt(self.layout(o), need, o.type) for o in ops)
+        src = self.layout(ops[0])
         outs = self._forward(op, src) if src is not None else None
         if outs is None:
             return INFEASIBLE
-        cost = sum(self._cvt(self.layout(o), src, o.type) for o in tensor_operands(op)[1:])
+        cost = sum(self._cvt(self.layout(o), src, o.type) for o in ops[1:])
         return cost + sum(self._cvt(e, self.layout(r), r.type) for r, e in zip(res, outs))
 
     def _forward(self, op: Operation, enc: Encoding) -> list[Encoding] | None:
@@ -224,11 +246,11 @@ class LayoutObjective:
             self._bw[key] = backward(op, enc)
         return self._bw[key]
 
-    def _free(self, op: Operation, need: Encoding) -> bool:
+    def _free(self, op: Operation, need: Encoding, res: list[SSAValue]) -> bool:
         outs = self._forward(op, need)
         if outs is None:
             return False
-        for r, e in zip(tensor_results(op), outs):
+        for r, e in zip(res, outs):
             have = self.layout(r)
             if have == e:
                 continue
@@ -507,9 +529,10 @@ def triton_rule_start(
     return start
 
 
-def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Operation]) -> float:
+def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Operation], total: bool = True) -> float:
     """Region moves from ``obj.choice`` until none improves or the budget
-    (``EVALUATIONS_PER_OP``) is spent (module doc); returns the objective reached. A value seeds moves only while an op it touches holds a
+    (``EVALUATIONS_PER_OP``) is spent (module doc); returns the objective reached (0.0
+    without ``total``: a caller that compares nothing skips summing it). A value seeds moves only while an op it touches holds a
     conversion (elsewhere every move only adds some), and after the first round only
     when a move changed something next to it."""
     multi = [v for v in variables if len(obj.cands.get(v, ())) > 1]
@@ -521,7 +544,7 @@ def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Ope
         seeds = sorted((x for x in multi if x in dirty and obj.converts_near(x)), key=lambda x: -obj.local(obj.touching(x)))
         for x in seeds:
             if obj.evaluations > budget:
-                return obj.total(body_ops)
+                return obj.total(body_ops) if total else 0.0
             if not obj.converts_near(x):
                 continue
             cur = obj.choice.get(x)
@@ -539,4 +562,4 @@ def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Ope
         if not changed:
             break
         dirty = changed
-    return obj.total(body_ops)
+    return obj.total(body_ops) if total else 0.0

@@ -29,14 +29,15 @@ def lay_out(ctx: Context, module: ModuleOp, *, span_rows: bool, strategy: str, l
     ``strategy``, reduce duplication, canonicalize."""
     from ltc.passes.accelerate_matmul import AccelerateMatmulPass
     from ltc.passes.coalesce import CoalescePass
-    from ltc.passes.reduce_data_duplication import ReduceDataDuplicationPass
+    from ltc.passes.reduce_data_duplication import reduce_data_duplication
     from ltc.passes.remove_layout_conversions import canonicalize_module, remove_layout_conversions
 
     CoalescePass(span_rows=span_rows).apply(ctx, module)
     AccelerateMatmulPass().apply(ctx, module)
-    remove_layout_conversions(ctx, module, log, cse=False, strategy=strategy)
-    ReduceDataDuplicationPass().apply(ctx, module)
-    canonicalize_module(ctx, module, cse=True)
+    settled = remove_layout_conversions(ctx, module, log, cse=False, strategy=strategy)
+    if reduce_data_duplication(module):
+        settled = False
+    canonicalize_module(ctx, module, cse=True, settled=settled)
 
 
 def apply_triton_rule(ctx: Context, module: ModuleOp) -> None:

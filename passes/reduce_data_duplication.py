@@ -56,6 +56,7 @@ __all__ = [
     "minimal_cvt_layout",
     "mixed_transpositions",
     "swizzled_shared_for_dot_operand",
+    "reduce_data_duplication",
 ]
 
 # Hardware dims from slowest to fastest: a conversion that is trivial over the slow
@@ -250,5 +251,12 @@ class ReduceDataDuplicationPass(ModulePass):
     name = "tritongpu-reduce-data-duplication"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for cvt in [o for o in op.walk() if isinstance(o, ConvertLayoutOp)]:
-            _rewrite(cvt)
+        reduce_data_duplication(op)
+
+
+def reduce_data_duplication(module: ModuleOp) -> bool:
+    """The pass on ``module``; returns whether it changed anything."""
+    changed = False
+    for cvt in [o for o in module.walk() if isinstance(o, ConvertLayoutOp)]:
+        changed |= _rewrite(cvt)
+    return changed

@@ -35,7 +35,7 @@ from ltc.encodings import Encoding, to_linear_layout
 from ltc.passes.layout_ir import layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import OpKind, kind_of, tensor_operands, tensor_results
 
-__all__ = ["respell_conversions"]
+__all__ = ["respell", "respell_conversions"]
 
 MAX_COMPONENT = 512
 """Values a component may hold before it is given up (a bound on the walk)."""
@@ -44,7 +44,14 @@ MAX_COMPONENT = 512
 def respell_conversions(root: Operation) -> int:
     """Remove every conversion between two spellings of one linear layout under ``root``
     that a component's respelling removes (module doc); returns how many went."""
+    return respell(root)[0]
+
+
+def respell(root: Operation) -> tuple[int, bool]:
+    """``respell_conversions``, and whether it changed the IR at all (a component
+    respelled)."""
     removed = 0
+    changed = False
     for cvt in [op for op in root.walk() if isinstance(op, ConvertLayoutOp)]:
         if cvt.parent is None:
             continue
@@ -62,6 +69,7 @@ def respell_conversions(root: Operation) -> int:
         if best is None:
             continue
         _, comp, new = best
+        changed = True
         for v in comp:
             retype(v, with_layout(v.type, new))
         for op in {u.operation for v in comp for u in v.uses} | {v.op for v in comp if isinstance(v, OpResult)}:
@@ -69,7 +77,7 @@ def respell_conversions(root: Operation) -> int:
                 op.results[0].replace_all_uses_with(op.operands[0])
                 Rewriter.erase_op(op)
                 removed += 1
-    return removed
+    return removed, changed
 
 
 def _same_linear(a: Encoding, b: Encoding, t: object) -> bool:
