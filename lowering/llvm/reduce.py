@@ -16,8 +16,12 @@ the new values). A reduction combines the elements with the same coordinates off
    (copies) are skipped;
 3. across warps (warp bits whose basis moves along ``a``): the lanes whose axis and copy
    lane bits are zero store their partials to shared scratch at
-   ``[warp index along a][result element]``, a barrier, then every thread loads the
-   partials of its groups and combines them in order of the warp index.
+   ``[warp index along a][result element]``, a barrier, then the W partials of each group
+   are split over the lanes that hold the same groups (lane bits along ``a`` or copies):
+   with u = min(log2 W, such lane bits), each thread loads W / 2^u rows (row = its u lane
+   bits, plus j · 2^u) and combines them, then butterfly-shuffles over those u lane bits.
+   With u = log2 W that is one load and log2 W shuffles per group and one partial live
+   (as Triton does), not W loads.
 
 A lane or warp basis that moves along ``a`` must not move along any other dim (else the
 butterfly partner holds another group): the layout pipeline gives such layouts, anything
@@ -370,13 +374,20 @@ class _Exchange:
         for k, v in enumerate(values):
             store_shared(self.b, self._address(self.store_part, self.store_bits, entry, k), v, pred)
 
+    def load_rows(self, row: SSAValue | None, rows: int, row_constant: int, entry: int) -> list[SSAValue]:
+        """The values at [row ⊕ row_constant][entry] (one per operand), ``row`` a per-thread
+        value below ``rows`` (None: 0) and ``row_constant`` a multiple of ``rows``."""
+        b = self.b
+        part, bits = self.part, self.part_bits
+        if row is not None:
+            row_part = b.binary("shl", row, b.i32(self.entries_log2)) if self.entries_log2 else row
+            part, bits = _or_parts(b, (part, bits), (row_part, (rows - 1) << self.entries_log2))
+        constant = entry | (row_constant << self.entries_log2)
+        return [load_shared(b, self._address(part, bits, constant, k), t) for k, t in enumerate(self.types)]
+
     def load(self, row: int, entry: int) -> list[SSAValue]:
         """The values at [row][entry] (one per operand)."""
-        constant = entry | (row << self.entries_log2)
-        return [
-            load_shared(self.b, self._address(self.part, self.part_bits, constant, k), t)
-            for k, t in enumerate(self.types)
-        ]
+        return self.load_rows(None, 1, row, entry)
 
 
 def _or_parts(b: ThreadBuilder, *parts: tuple[SSAValue | None, int]) -> tuple[SSAValue | None, int]:
@@ -425,11 +436,20 @@ def _cross_warp(
     for (key, _), vals in zip(plan.groups, values):
         table.store(table.entry(key), vals, pred)
     b.barrier()
+    lanes_log2 = layout.in_dim_size_log2("lane")
+    same = [i for i in range(lanes_log2) if i in plan.lane_bits or plan.copy_lanes >> i & 1]
+    # Lanes that differ only in `use` hold the same groups: they split the rows.
+    use = same[: len(plan.warp_bits)]
+    mine = _compact_bits(b, lane, use, lanes_log2) if use else None
     out = []
     for key, _ in plan.groups:
-        acc = table.load(0, table.entry(key))
-        for w in range(1, warps):
-            acc = combine_region(fl, op, acc, table.load(w, table.entry(key)))
+        acc: list[SSAValue] | None = None
+        for j in range(warps >> len(use)):
+            got = table.load_rows(mine, 1 << len(use), j << len(use), table.entry(key))
+            acc = got if acc is None else combine_region(fl, op, acc, got)
+        assert acc is not None
+        for i in use:
+            acc = combine_region(fl, op, acc, [shuffle_xor(b, v, 1 << i) for v in acc])
         out.append(acc)
     return out
 
