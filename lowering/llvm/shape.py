@@ -38,13 +38,17 @@ def rename_registers(
     """The result of a free shape op (see the module docstring)."""
     dst = fl.layout(result_type, op)  # type: ignore[arg-type]
     src = sources[0].layout
+    # φ is affine (tt.split's second result adds 1 along the split dim): a basis maps by its
+    # linear part, φ(b) - φ(0), and must stay in the operand φ(0) reads.
+    k0, c0 = phi((0,) * len(dst.out_dim_names))
     for dim in ("lane", "warp", "block"):
         if not dst.has_in_dim(dim):
             continue
         for i in range(dst.in_dim_size_log2(dim)):
             k, c = phi(_coords(dst, dim, i))
+            c = tuple(x - y for x, y in zip(c, c0))
             want = _coords(src, dim, i) if src.has_in_dim(dim) and i < src.in_dim_size_log2(dim) else None
-            if k != 0 or c != want:
+            if k != k0 or c != want:
                 raise LoweringError(
                     op, f"'{op.name}' is not free between these layouts ({dim} basis {i}): insert a ttg.convert_layout"
                 )
