@@ -6,8 +6,9 @@ result. 8- and 16-bit float math functions run in f32 (as Triton does), rounding
 back at the end. Precision is Triton 3.9's: f32 ``arith.divf`` is ``div.full.f32``
 (2 ulp) and ``tt.precise_divf`` ``div.rn.f32``; ``math.sqrt`` / ``math.rsqrt`` /
 ``math.exp2`` are ``sqrt`` / ``rsqrt`` / ``ex2.approx.ftz.f32`` and ``tt.precise_sqrt``
-``sqrt.rn.f32``; ``math.exp``/``math.log`` use the approximate base-2 instructions
-(``ex2.approx``/``lg2.approx``) with the change of base folded into a multiply. Float
+``sqrt.rn.f32``; ``math.exp`` is ``ex2.approx`` with the change of base folded into a
+multiply; ``math.log``/``math.log2``/``math.erf``, which Triton takes from libdevice, are the accurate
+sequences of :mod:`.libm`. Float
 add, sub and mul carry LLVM's ``contract`` flag unless fusion is off
 (:class:`~ltc.lowering.llvm.builder.ThreadBuilder`'s ``fp_contract``).
 """
@@ -33,6 +34,7 @@ from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPER
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
+from ltc.lowering.llvm.libm import erf_f32, log2_f32, log_f32
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, Scalar, map_registers, scalar_type
 
 __all__ = ["ELEMENTWISE_HANDLERS"]
@@ -65,6 +67,17 @@ def _divf(b: ThreadBuilder, op: Operation, a: list[SSAValue]) -> SSAValue:
     if isinstance(a[0].type, Float64Type):
         return b.binary("fdiv", *a)
     return _in_f32(b, a, lambda x: b.intrinsic("llvm.nvvm.div.full.f", x, f32))
+
+
+def _accurate(fn: Callable[[ThreadBuilder, SSAValue], SSAValue]) -> Handler:
+    """An f32 function of :mod:`.libm` (narrower floats in f32); f64 is refused."""
+
+    def lower(b: ThreadBuilder, op: Operation, a: list[SSAValue]) -> SSAValue:
+        if isinstance(a[0].type, Float64Type):
+            raise LoweringError(op, f"'{op.name}' on f64 is not supported")
+        return _in_f32(b, a, lambda x: fn(b, x[0]))
+
+    return _elementwise(lower)
 
 
 def _needs_f32(t: Attribute) -> bool:
@@ -310,8 +323,9 @@ ELEMENTWISE_HANDLERS: dict[str, Handler] = {
     "math.fma": _elementwise(_fma),
     "math.exp": _approx("llvm.nvvm.ex2.approx.f", pre=1 / math.log(2)),
     "math.exp2": _approx("llvm.nvvm.ex2.approx.ftz.f"),
-    "math.log": _approx("llvm.nvvm.lg2.approx.f", post=math.log(2)),
-    "math.log2": _approx("llvm.nvvm.lg2.approx.f"),
+    "math.log": _accurate(log_f32),
+    "math.log2": _accurate(log2_f32),
+    "math.erf": _accurate(erf_f32),
     "math.rsqrt": _approx("llvm.nvvm.rsqrt.approx.ftz.f"),
     "math.sin": _approx("llvm.nvvm.sin.approx.f"),
     "math.cos": _approx("llvm.nvvm.cos.approx.f"),

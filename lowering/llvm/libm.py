@@ -1,0 +1,134 @@
+"""Accurate f32 math functions built from plain instructions (Triton calls libdevice here).
+
+Triton 3.9 lowers ``math.log`` / ``math.log2`` / ``math.erf`` to libdevice (about 1 ulp),
+not to the approximate hardware instructions, whose error near ``log(1)`` is absolute
+(2^-22), so relative errors there reach 10^-3. These sequences keep Triton's accuracy
+with our own derivations, denormal inputs flushed to zero as Triton's libdevice does
+(``ftz``):
+
+* **log**: x = 2^e · m with m in [√½, √2), f = m − 1 (exact), s = f / (2 + f), and
+  log(1 + f) = 2 atanh(s) = 2s + s·T, T = 2s²/3 + 2s⁴/5 + … (|s| ≤ 0.172: five terms
+  leave a relative error below 10^-10). Since f − 2s = s·f, log(1 + f) = f − s·(f − T):
+  the exact f plus a correction at most a sixth of it, so an s good to 2 ulp
+  (``div.full``) costs at most a third of an ulp.
+  log x = e · ln 2 + log(1 + f) with ln 2 split in two floats so that e · ln 2 carries no
+  rounding. ``log2`` scales log(1 + f) by 1/ln 2 (split
+  likewise) and adds e. Zero and denormals give −inf, negatives NaN, +inf and NaN
+  themselves.
+* **erf**, of a = |x|, the sign put back at the end: below 1, erf = a + a · P(a²) with
+  P ≈ erf(a)/a − 1 (the exact a plus a correction of at most an eighth); from 1 to 3.92,
+  erf = 1 − 2^Q(a) with Q ≈ log2(erfc a) (``ex2.approx``); above, 1. P (degree 6) and Q
+  (degree 8) are least-squares fits on 4000 Chebyshev nodes of each interval (float64,
+  ``math.erf`` / ``math.erfc``), rounded to f32; ``tests/test_libm.py`` bounds the
+  result at 1.5 ulp over [0, 4], the ex2.approx error (2^-22.5) included.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from xdsl.dialects.builtin import f32
+from xdsl.ir import SSAValue
+
+from ltc.lowering.llvm.builder import ThreadBuilder
+
+__all__ = ["ERF_LARGE", "ERF_SMALL", "ERF_SPLIT", "ERF_ONE", "erf_f32", "log2_f32", "log_f32"]
+
+
+def _f32(x: float) -> float:
+    return float(np.float32(x))
+
+
+_SQRT_HALF_BITS = 0x3F3504F3  # the f32 below √½ … the mantissa range starts here
+_LN2_HI = _f32(math.log(2))
+_LN2_LO = _f32(math.log(2) - _LN2_HI)
+_INV_LN2_HI = _f32(1 / math.log(2))
+_INV_LN2_LO = _f32(1 / math.log(2) - _INV_LN2_HI)
+_ATANH_TERMS = tuple(_f32(2 / (2 * k + 1)) for k in range(1, 6))
+"""2/3, 2/5, …, 2/11: the odd terms of 2 atanh(s) after 2s."""
+
+
+def _float_bits(b: ThreadBuilder, bits: int) -> SSAValue:
+    return b.from_bits(b.i32(bits), f32)
+
+
+def _fma(b: ThreadBuilder, x: SSAValue, y: SSAValue, z: SSAValue) -> SSAValue:
+    return b.intrinsic("llvm.fma.f32", [x, y, z], f32)
+
+
+def _log_parts(b: ThreadBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(e as f32, log(1 + f)) for a positive normal ``x`` = 2^e (1 + f), 1 + f in [√½, √2)."""
+    ix = b.to_bits(x)
+    e = b.binary("ashr", b.binary("sub", ix, b.i32(_SQRT_HALF_BITS)), b.i32(23))
+    m = b.from_bits(b.binary("sub", ix, b.binary("shl", e, b.i32(23))), f32)
+    f = b.binary("fsub", m, b.const(f32, 1.0))
+    # div.full (2 ulp, no slow path) is enough: s only enters through a correction
+    s = b.intrinsic("llvm.nvvm.div.full.f", [f, b.binary("fadd", f, b.const(f32, 2.0))], f32)
+    s2 = b.binary("fmul", s, s)
+    p = b.const(f32, _ATANH_TERMS[-1])
+    for c in reversed(_ATANH_TERMS[:-1]):
+        p = _fma(b, p, s2, b.const(f32, c))
+    t = b.binary("fmul", p, s2)  # T = 2s²/3 + 2s⁴/5 + …
+    log1p = _fma(b, b.fneg(s), b.binary("fsub", f, t), f)  # f − s·(f − T)
+    return b.cast("sitofp", e, f32), log1p
+
+
+def _special(b: ThreadBuilder, x: SSAValue, normal: SSAValue) -> SSAValue:
+    """``normal`` for positive normal ``x``; −inf for ±0 and denormals, NaN below zero,
+    ``x`` itself for +inf and NaN."""
+    ix = b.to_bits(x)
+    zero_like = b.icmp("eq", b.binary("and", ix, b.i32(0x7F800000)), b.i32(0))
+    r = b.select(b.icmp("slt", ix, b.i32(0)), _float_bits(b, 0x7FC00000), normal)
+    # +inf and NaN (its payload kept) give themselves
+    r = b.select(b.binary("or", b.fcmp("uno", x, x), b.icmp("eq", ix, b.i32(0x7F800000))), x, r)
+    return b.select(zero_like, _float_bits(b, 0xFF800000), r)
+
+
+def log_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
+    """Natural logarithm of an f32, about 1 ulp (see the module doc)."""
+    e, log1p = _log_parts(b, x)
+    lo = _fma(b, e, b.const(f32, _LN2_LO), log1p)
+    return _special(b, x, _fma(b, e, b.const(f32, _LN2_HI), lo))
+
+
+def log2_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
+    """Base-2 logarithm of an f32, about 1 ulp (see the module doc)."""
+    e, log1p = _log_parts(b, x)
+    lo = _fma(b, log1p, b.const(f32, _INV_LN2_LO), e)
+    return _special(b, x, _fma(b, log1p, b.const(f32, _INV_LN2_HI), lo))
+
+
+
+ERF_SPLIT = 1.0
+ERF_ONE = 3.92
+"""Where erf(x) rounds to 1 in f32 (erfc(3.92) ≈ 1.6e-8, below half an ulp of 1)."""
+ERF_SMALL = (
+    0.12837916612625122, -0.3761262893676758, 0.11283625662326813, -0.02685539983212948,
+    0.005191218573600054, -0.0008034846396185458, 7.933493907330558e-05,
+)
+"""P(t), t = a², increasing powers: erf(a) ≈ a + a · P(a²) on [0, 1)."""
+ERF_LARGE = (
+    0.0004583241534419358, -1.6305724382400513, -0.9115407466888428, -0.15881215035915375,
+    0.038122523576021194, -0.0068700965493917465, 0.0008621221059001982,
+    -6.662506348220631e-05, 2.3731840883556288e-06,
+)
+"""Q(a), increasing powers: log2(erfc a) on [1, 3.92]."""
+
+
+def _horner(b: ThreadBuilder, coefficients: tuple[float, ...], t: SSAValue) -> SSAValue:
+    acc = b.const(f32, coefficients[-1])
+    for c in reversed(coefficients[:-1]):
+        acc = _fma(b, acc, t, b.const(f32, c))
+    return acc
+
+
+def erf_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
+    """The error function of an f32, about 1.5 ulp (see the module doc)."""
+    a = b.intrinsic("llvm.fabs.f32", [x], f32)
+    small = _fma(b, a, _horner(b, ERF_SMALL, b.binary("fmul", a, a)), a)
+    tail = b.intrinsic("llvm.nvvm.ex2.approx.ftz.f", [_horner(b, ERF_LARGE, a)], f32)
+    r = b.select(b.fcmp("olt", a, b.const(f32, ERF_SPLIT)), small, b.binary("fsub", b.const(f32, 1.0), tail))
+    r = b.select(b.fcmp("oge", a, b.const(f32, ERF_ONE)), b.const(f32, 1.0), r)  # NaN stays NaN
+    sign = b.binary("and", b.to_bits(x), b.i32(-0x80000000))
+    return b.from_bits(b.binary("or", b.to_bits(r), sign), f32)

@@ -1,0 +1,121 @@
+"""Accurate math functions (``lowering/llvm/libm.py``) run in ltc's PTX simulator against
+float64 numpy: Triton takes these from libdevice (about 1 ulp), so must we."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ltc import simulate_ptx
+from ltc.tools.pipeline import compile_kernel
+
+N = 1024
+
+
+def _kernel(op: str) -> str:
+    return f"""#b = #ttg.blocked<{{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
+  tt.func public @k(%in: !tt.ptr<f32> {{tt.divisibility = 16 : i32}}, %out: !tt.ptr<f32> {{tt.divisibility = 16 : i32}}) {{
+    %r = tt.make_range {{end = {N} : i32, start = 0 : i32}} : tensor<{N}xi32, #b>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<{N}x!tt.ptr<f32>, #b>
+    %a = tt.addptr %p, %r : tensor<{N}x!tt.ptr<f32>, #b>, tensor<{N}xi32, #b>
+    %x = tt.load %a : tensor<{N}x!tt.ptr<f32>, #b>
+    %y = {op} %x : tensor<{N}xf32, #b>
+    %q = tt.splat %out : !tt.ptr<f32> -> tensor<{N}x!tt.ptr<f32>, #b>
+    %qa = tt.addptr %q, %r : tensor<{N}x!tt.ptr<f32>, #b>, tensor<{N}xi32, #b>
+    tt.store %qa, %y : tensor<{N}x!tt.ptr<f32>, #b>
+    tt.return
+  }}
+}}
+"""
+
+
+def _run(op: str, xs: np.ndarray) -> np.ndarray:
+    out = np.zeros(N, np.float32)
+    simulate_ptx(compile_kernel(_kernel(op), emit="ptx"), (1, 1, 1), [xs.astype(np.float32), out])
+    return out
+
+
+def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    spacing = np.spacing(np.abs(want.astype(np.float32))).astype(np.float64)
+    return np.abs(got.astype(np.float64) - want) / spacing
+
+
+def _inputs(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    normal = rng.integers(0x00800000, 0x7F800000, N // 2, dtype=np.uint32).view(np.float32)
+    near_one = (1 + rng.uniform(-1e-3, 1e-3, N // 4)).astype(np.float32)
+    moderate = rng.uniform(0.25, 4, N // 4).astype(np.float32)
+    return np.concatenate([normal, near_one, moderate])
+
+
+@pytest.mark.parametrize(("op", "ref", "bound"), [("math.log", np.log, 1.0), ("math.log2", np.log2, 1.25)])
+def test_log_within_an_ulp_or_so(op: str, ref, bound: float) -> None:  # noqa: ANN001
+    xs = _inputs(7)
+    got = _run(op, xs)
+    want = ref(xs.astype(np.float64))
+    keep = want != 0
+    assert _ulps(got[keep], want[keep]).max() <= bound
+    exact = xs == 1
+    assert np.all(got[exact] == 0)
+
+
+@pytest.mark.parametrize("op", ["math.log", "math.log2"])
+def test_log_special_values(op: str) -> None:
+    special = np.array([0.0, -0.0, 1e-40, -1e-40, -1.0, -np.inf, np.inf, np.nan, 1.0], np.float32)
+    xs = np.resize(special, N)
+    got = _run(op, xs)[: special.size]
+    assert got[0] == got[1] == got[2] == got[3] == -np.inf  # zeros and flushed denormals
+    assert np.isnan(got[4]) and np.isnan(got[5]) and np.isnan(got[7])
+    assert got[6] == np.inf and got[8] == 0
+
+
+def test_log_uses_no_approximate_logarithm() -> None:
+    """lg2.approx has an absolute error of 2^-22: near 1 that is three digits lost (the
+    simulator computes approximate instructions exactly, so only the PTX shows it)."""
+    for op in ("math.log", "math.log2"):
+        assert "lg2.approx" not in compile_kernel(_kernel(op), emit="ptx")
+
+
+def test_erf_within_an_ulp_in_the_simulator() -> None:
+    import math
+
+    rng = np.random.default_rng(3)
+    xs = np.concatenate([rng.uniform(-5, 5, N // 2), rng.uniform(-1.2, 1.2, N // 4), rng.normal(0, 2, N // 4)])
+    xs = xs.astype(np.float32)
+    got = _run("math.erf", xs)
+    want = np.array([math.erf(float(v)) for v in xs])
+    keep = want != 0
+    assert _ulps(got[keep], want[keep]).max() <= 1.0
+    special = np.resize(np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 3.92, -10.0], np.float32), N)
+    got = _run("math.erf", special)[:7]
+    assert list(got[[0, 2, 3, 5, 6]]) == [0.0, 1.0, -1.0, 1.0, -1.0] and np.signbit(got[1]) and np.isnan(got[4])
+
+
+def test_erf_coefficients_bound_the_error_with_the_hardware_ex2() -> None:
+    """f32 Horner (fma) of the fitted polynomials, ex2.approx off by its worst relative
+    error either way, compared with float64 erf on a dense grid of [0, 4]."""
+    import math
+
+    from ltc.lowering.llvm.libm import ERF_LARGE, ERF_ONE, ERF_SMALL, ERF_SPLIT
+
+    def horner(cs: tuple[float, ...], t: np.ndarray) -> np.ndarray:
+        acc = np.full(t.shape, np.float32(cs[-1]))
+        for c in cs[-2::-1]:  # one rounding per step: an fma
+            acc = (acc.astype(np.float64) * t + np.float32(c)).astype(np.float32)
+        return acc
+
+    a = np.linspace(0, 4, 200_001).astype(np.float32)
+    a64 = a.astype(np.float64)
+    want = np.array([math.erf(v) for v in a64])
+    p = horner(ERF_SMALL, (a64 * a64).astype(np.float32).astype(np.float64))
+    small = (a64 * p + a64).astype(np.float32)
+    q = horner(ERF_LARGE, a64).astype(np.float64)
+    worst = 0.0
+    for eps in (2.0**-22.5, -(2.0**-22.5)):
+        tail = (np.exp2(q) * (1 + eps)).astype(np.float32)
+        large = (1 - tail.astype(np.float64)).astype(np.float32)
+        got = np.where(a < ERF_SPLIT, small, np.where(a >= ERF_ONE, np.float32(1), large))
+        keep = want != 0
+        worst = max(worst, float(_ulps(got[keep], want[keep]).max()))
+    assert worst <= 1.5
