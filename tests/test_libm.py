@@ -119,3 +119,29 @@ def test_erf_coefficients_bound_the_error_with_the_hardware_ex2() -> None:
         keep = want != 0
         worst = max(worst, float(_ulps(got[keep], want[keep]).max()))
     assert worst <= 1.5
+
+
+@pytest.mark.parametrize(("op", "ref"), [("math.sin", np.sin), ("math.cos", np.cos)])
+def test_sin_cos_within_an_ulp_far_from_zero_too(op: str, ref) -> None:  # noqa: ANN001
+    """sin.approx/cos.approx reduce x with an f32 view of π: at |x| = 10^5 their error is
+    about 10^-2; reduced in f64 with π/2 in three doubles, every |x| < 2^51 is exact."""
+    rng = np.random.default_rng(5)
+    sign = np.where(rng.normal(size=N // 4) < 0, -1, 1)
+    xs = np.concatenate([
+        rng.uniform(-10, 10, N // 4), rng.uniform(-1e5, 1e5, N // 4),
+        np.exp2(rng.uniform(-20, 50, N // 4)) * sign, rng.uniform(-1, 1, N // 4),
+    ]).astype(np.float32)
+    got = _run(op, xs)
+    want = ref(xs.astype(np.float64))
+    assert _ulps(got, want).max() <= 1.0
+
+
+@pytest.mark.parametrize("op", ["math.sin", "math.cos"])
+def test_sin_cos_special_values(op: str) -> None:
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1e-20], np.float32)
+    got = _run(op, np.resize(special, N))[: special.size]
+    assert np.all(np.isnan(got[2:5]))
+    if op == "math.sin":
+        assert got[0] == 0 and not np.signbit(got[0]) and got[1] == 0 and np.signbit(got[1]) and got[5] == special[5]
+    else:
+        assert got[0] == got[1] == got[5] == 1

@@ -388,7 +388,9 @@ def _intrinsics() -> dict[str, Intrinsic]:
             table.append(Intrinsic(name, tag, (tag, tag), f"{ptx} {{d}}, {{0}}, {{1}};", name))
     table.append(Intrinsic("llvm.fabs.f32", "f32", ("f32",), "abs.f32 {d}, {0};", "llvm.fabs.f32"))
     table.append(Intrinsic("llvm.sqrt.f32", "f32", ("f32",), "sqrt.rn.f32 {d}, {0};", "llvm.sqrt.f32"))
-    table.append(Intrinsic("llvm.fma.f32", "f32", ("f32",) * 3, "fma.rn.f32 {d}, {0}, {1}, {2};", "llvm.fma.f32"))
+    for tag in ("f32", "f64"):
+        name = f"llvm.fma.{tag}"
+        table.append(Intrinsic(name, tag, (tag,) * 3, f"fma.rn.{tag} {{d}}, {{0}}, {{1}}, {{2}};", name))
     for fn in ("ex2", "lg2", "rsqrt", "sin", "cos"):
         name = f"llvm.nvvm.{fn}.approx.f"
         table.append(Intrinsic(name, "f32", ("f32",), f"{fn}.approx.f32 {{d}}, {{0}};", name))

@@ -7,7 +7,7 @@ back at the end. Precision is Triton 3.9's: f32 ``arith.divf`` is ``div.full.f32
 (2 ulp) and ``tt.precise_divf`` ``div.rn.f32``; ``math.sqrt`` / ``math.rsqrt`` /
 ``math.exp2`` are ``sqrt`` / ``rsqrt`` / ``ex2.approx.ftz.f32`` and ``tt.precise_sqrt``
 ``sqrt.rn.f32``; ``math.exp`` is ``ex2.approx`` with the change of base folded into a
-multiply; ``math.log``/``math.log2``/``math.erf``, which Triton takes from libdevice, are the accurate
+multiply; ``math.log``/``log2``/``erf``/``sin``/``cos``, which Triton takes from libdevice, are the accurate
 sequences of :mod:`.libm`. Float
 add, sub and mul carry LLVM's ``contract`` flag unless fusion is off
 (:class:`~ltc.lowering.llvm.builder.ThreadBuilder`'s ``fp_contract``).
@@ -34,7 +34,7 @@ from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPER
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
-from ltc.lowering.llvm.libm import erf_f32, log2_f32, log_f32
+from ltc.lowering.llvm.libm import cos_f32, erf_f32, log2_f32, log_f32, sin_f32
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, Scalar, map_registers, scalar_type
 
 __all__ = ["ELEMENTWISE_HANDLERS"]
@@ -327,6 +327,6 @@ ELEMENTWISE_HANDLERS: dict[str, Handler] = {
     "math.log2": _accurate(log2_f32),
     "math.erf": _accurate(erf_f32),
     "math.rsqrt": _approx("llvm.nvvm.rsqrt.approx.ftz.f"),
-    "math.sin": _approx("llvm.nvvm.sin.approx.f"),
-    "math.cos": _approx("llvm.nvvm.cos.approx.f"),
+    "math.sin": _accurate(sin_f32),
+    "math.cos": _accurate(cos_f32),
 }

@@ -21,6 +21,14 @@ with our own derivations, denormal inputs flushed to zero as Triton's libdevice 
   (degree 8) are least-squares fits on 4000 Chebyshev nodes of each interval (float64,
   ``math.erf`` / ``math.erfc``), rounded to f32; ``tests/test_libm.py`` bounds the
   result at 1.5 ulp over [0, 4], the ex2.approx error (2^-22.5) included.
+* **sin**, **cos**: x = j · π/2 + r, |r| ≤ π/4, reduced in f64 (x is exact there;
+  j = x · 2/π rounded to an integer by adding and subtracting 1.5 · 2^52; r = x − j · π/2
+  with π/2 in three doubles, by fmas), exact while |x| < 2^51; then sin r = r + r³ · S(r²)
+  and cos r = 1 − r²/2 + r⁴ · C(r²) in f32 with the Taylor coefficients (truncation below
+  3 · 10^-9 on |r| ≤ π/4) and j mod 4 picking sin or cos and the sign. Beyond 2^51 (where
+  f32 numbers are multiples of 2^28) the reduction would need more of π than three
+  doubles hold, and ``sin``/``cos.approx`` is used, as the hardware computes it; inf and
+  NaN give NaN.
 """
 
 from __future__ import annotations
@@ -28,12 +36,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import f32
+from xdsl.dialects.builtin import f32, f64
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import SSAValue
 
 from ltc.lowering.llvm.builder import ThreadBuilder
 
-__all__ = ["ERF_LARGE", "ERF_SMALL", "ERF_SPLIT", "ERF_ONE", "erf_f32", "log2_f32", "log_f32"]
+__all__ = ["ERF_LARGE", "ERF_SMALL", "ERF_SPLIT", "ERF_ONE", "cos_f32", "erf_f32", "log2_f32", "log_f32", "sin_f32"]
 
 
 def _f32(x: float) -> float:
@@ -132,3 +141,66 @@ def erf_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
     r = b.select(b.fcmp("oge", a, b.const(f32, ERF_ONE)), b.const(f32, 1.0), r)  # NaN stays NaN
     sign = b.binary("and", b.to_bits(x), b.i32(-0x80000000))
     return b.from_bits(b.binary("or", b.to_bits(r), sign), f32)
+
+
+_PIO2 = (1.5707963267948966, 6.123233995736766e-17, -1.4973849048591698e-33)
+"""π/2 as a sum of three doubles (each the rounding of what the earlier ones leave)."""
+_TWO_OVER_PI = 0.6366197723675814
+_ROUND_F64 = 1.5 * 2.0**52
+"""Added and subtracted, it rounds a double below 2^51 in magnitude to an integer."""
+_REDUCE_LIMIT = 2.0**51
+_SIN = tuple(_f32((-1) ** k / math.factorial(2 * k + 1)) for k in range(1, 5))
+"""−1/3!, 1/5!, −1/7!, 1/9!: sin r = r + r³ (S₁ + S₂ r² + …)."""
+_COS = tuple(_f32((-1) ** k / math.factorial(2 * k)) for k in range(2, 6))
+"""1/4!, −1/6!, 1/8!, −1/10!: cos r = 1 − r²/2 + r⁴ (C₂ + C₃ r² + …)."""
+
+
+def _reduce_quarter_pi(b: ThreadBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(j mod 4 as i32, r as two f32s hi + lo) with x = j · π/2 + r (see the module doc)."""
+    d = b.cast("fpext", x, f64)
+    big = b.const(f64, _ROUND_F64)
+    j = b.binary("fsub", b.binary("fadd", b.binary("fmul", d, b.const(f64, _TWO_OVER_PI)), big), big)
+    r = d
+    for part in _PIO2:
+        r = b.intrinsic("llvm.fma.f64", [b.fneg(j), b.const(f64, part), r], f64)
+    quarter = b.binary("fsub", b.binary("fadd", b.binary("fmul", j, b.const(f64, 0.25)), big), big)
+    small = b.intrinsic("llvm.fma.f64", [quarter, b.const(f64, -4.0), j], f64)  # in -2 .. 2
+    k = b.binary("and", b.cast("fptosi", small, IntegerType(32)), b.i32(3))
+    hi = b.cast("fptrunc", r, f32)
+    lo = b.cast("fptrunc", b.binary("fsub", r, b.cast("fpext", hi, f64)), f32)
+    return k, hi, lo
+
+
+def _sin_cos_of_reduced(b: ThreadBuilder, r: SSAValue, lo: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """sin and cos of r + lo (lo the part of r below an f32 ulp): the exact r, or 1 − r²/2
+    (one fma), plus small corrections that take lo in."""
+    r2 = b.binary("fmul", r, r)
+    sin = b.binary("fadd", r, _fma(b, b.binary("fmul", r, r2), _horner(b, _SIN, r2), lo))
+    one_minus = _fma(b, b.binary("fmul", r, b.const(f32, -0.5)), r, b.const(f32, 1.0))
+    tail = _fma(b, b.fneg(r), lo, b.binary("fmul", b.binary("fmul", r2, r2), _horner(b, _COS, r2)))
+    return sin, b.binary("fadd", one_minus, tail)
+
+
+def _sin_or_cos(b: ThreadBuilder, x: SSAValue, shift: int, approx: str) -> SSAValue:
+    """sin x (``shift`` 0) or cos x = sin(x + π/2) (``shift`` 1)."""
+    k, r, lo = _reduce_quarter_pi(b, x)
+    sin, cos = _sin_cos_of_reduced(b, r, lo)
+    q = b.binary("and", b.binary("add", k, b.i32(shift)), b.i32(3))
+    v = b.select(b.icmp("eq", b.binary("and", q, b.i32(1)), b.i32(0)), sin, cos)
+    v = b.select(b.icmp("ult", q, b.i32(2)), v, b.fneg(v))
+    a = b.intrinsic("llvm.fabs.f32", [x], f32)
+    hardware = b.intrinsic(approx, [x], f32)
+    v = b.select(b.fcmp("oge", a, b.const(f32, _REDUCE_LIMIT)), hardware, v)
+    if shift == 0:  # sin x = x below 2^-12 (x³/6 is under half an ulp): keeps −0
+        v = b.select(b.fcmp("olt", a, b.const(f32, 2.0**-12)), x, v)
+    return v
+
+
+def sin_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
+    """sin of an f32, about 1 ulp below 2^51 (see the module doc)."""
+    return _sin_or_cos(b, x, 0, "llvm.nvvm.sin.approx.f")
+
+
+def cos_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
+    """cos of an f32, about 1 ulp below 2^51 (see the module doc)."""
+    return _sin_or_cos(b, x, 1, "llvm.nvvm.cos.approx.f")
