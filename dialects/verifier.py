@@ -32,6 +32,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from ltc.cached_hash import cache_hash
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr
 from ltc.encodings import EncodingError
 from ltc.linear_layout import LayoutError
@@ -44,6 +45,10 @@ THREADS_PER_WARP = "ttg.threads-per-warp"
 NUM_CTAS = "ttg.num-ctas"
 #: Triton's ``maxTensorNumElements``: the most elements a ``tt`` op's tensor may have.
 MAX_TENSOR_ELEMENTS = 1 << 20
+
+# Tensor types key this verifier's caches (and the layout passes' and CSE's dicts): a
+# generated hash re-hashes the shape, element type and layout at every lookup.
+cache_hash(TensorType)
 
 # Ops of these dialects carry Triton's layout check on their operands and results.
 _LAYOUT_CHECKED_DIALECTS = frozenset({"tt", "ttg", "ttng"})
@@ -467,11 +472,66 @@ def _in_scope(op: Operation, arg: BlockArgument) -> bool:
     return False
 
 
+# Ops whose own checks (xDSL's ODS checks of operands, results, attributes and
+# properties, their traits' and their verify_) read nothing but the op's class, its
+# operand and result types, its attributes and its properties: no parent, no other op,
+# no region (each verify_ read for this). Two such ops that agree on those verify alike,
+# so a verdict is kept per signature (``_own_signature``) once it has passed.
+_LOCAL_VERIFY_OPS = frozenset({
+    "arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui", "arith.remsi",
+    "arith.remui", "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrsi", "arith.shrui",
+    "arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui", "arith.addf", "arith.subf", "arith.mulf",
+    "arith.divf", "arith.negf", "arith.maxnumf", "arith.minnumf", "arith.maximumf", "arith.minimumf",
+    "arith.cmpi", "arith.cmpf", "arith.select", "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
+    "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf",
+    "math.exp", "math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt", "math.absf", "math.sin",
+    "math.cos", "math.floor", "math.ceil",
+    "tt.splat", "tt.addptr", "tt.broadcast", "tt.load", "tt.expand_dims", "tt.reshape", "tt.make_range",
+    "tt.get_program_id", "tt.get_num_programs", "tt.bitcast", "tt.mulhiui", "tt.trans", "tt.split", "tt.join",
+    "tt.precise_sqrt", "tt.precise_divf", "tt.fp_to_fp", "tt.int_to_ptr", "tt.ptr_to_int", "tt.clampf",
+    "tt.extern_elementwise", "tt.dot", "tt.atomic_rmw", "tt.histogram", "tt.cat", "tt.gather",
+    "ttg.convert_layout",
+})
+_VERIFIED_OWN: set[tuple] = set()
+"""Signatures of ``_LOCAL_VERIFY_OPS`` ops whose own checks passed."""
+_VERIFIED_OWN_MAX = 1 << 16
+
+
+def _own_signature(op: Operation) -> tuple | None:
+    """What the own checks of ``op`` read, when that is all they read (None otherwise)."""
+    if op.name not in _LOCAL_VERIFY_OPS or op.regions or op.successors or isinstance(op, UnregisteredOp):
+        return None
+    key = (
+        type(op),
+        tuple([o.type for o in op.operands]),
+        tuple([r.type for r in op.results]),
+        tuple(op.attributes.items()),
+        tuple(op.properties.items()),
+    )
+    try:
+        hash(key)
+    except TypeError:  # an attribute that cannot be hashed: checked every time
+        return None
+    return key
+
+
 def _verify_own(op: Operation) -> None:
     """The op's own checks: xDSL's ``Operation.verify`` without its terminator rule
     (MLIR applies it on leaving the block: see ``_verify_terminator``) and without its
     ``emit_error``, which prints the whole enclosing module into the exception's notes
-    (unbounded time and memory on a module holding a large dense constant)."""
+    (unbounded time and memory on a module holding a large dense constant). An op of
+    ``_LOCAL_VERIFY_OPS`` whose signature passed before is not checked again."""
+    key = _own_signature(op)
+    if key is not None and key in _VERIFIED_OWN:
+        return
+    _verify_own_checks(op)
+    if key is not None:
+        if len(_VERIFIED_OWN) >= _VERIFIED_OWN_MAX:
+            _VERIFIED_OWN.clear()
+        _VERIFIED_OWN.add(key)
+
+
+def _verify_own_checks(op: Operation) -> None:
     try:
         _verify_successors(op)
         op.verify_()
