@@ -36,7 +36,6 @@ from xdsl.dialects.arith import (
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
-    BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     FixedBitwidthType,
@@ -72,7 +71,7 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.fast_parse import derived_type
-from ltc.dialects.reader import MAX_DENSE_ELEMENTS
+from ltc.dialects.dense_literal import parse_dense_value, signed_value
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -270,14 +269,8 @@ def _int_text(value: int, int_type: Attribute) -> str:
     if isinstance(int_type, IntegerType):
         if int_type.width.data == 1:
             return "true" if value & 1 else "false"
-        value = _signed(value, int_type.width.data)
+        value = signed_value(value, int_type.width.data)
     return str(value)
-
-
-def _signed(value: int, width: int) -> int:
-    """MLIR prints signless integers as signed."""
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
 
 
 def _element_text(chunk: bytes, element: Attribute) -> str:
@@ -307,122 +300,6 @@ def dense_text(attr: DenseIntOrFPElementsAttr) -> str:
         return f"dense<{_element_text(data[:size], element)}>"
     texts = [_element_text(data[i : i + size], element) for i in range(0, len(data), size)]
     return f"dense<{_nested(texts, attr.get_shape())}>"
-
-
-# --------------------------------------------------------------------------------------
-# Parsing dense literals (hex = bit pattern for floats, as MLIR reads it)
-# --------------------------------------------------------------------------------------
-
-_Literal = tuple[str, int | float, int]  # ("hex" | "int" | "float", value, source position)
-
-
-def _parse_scalar_literal(parser: Parser) -> _Literal:
-    at = parser.pos
-    negative = parser.parse_optional_punctuation("-") is not None
-    if parser._current_token.text.lower().startswith("0x"):  # pyright: ignore[reportPrivateUsage]
-        value = parser.parse_integer(allow_boolean=False, allow_negative=False)
-        if negative:
-            parser.raise_error("hexadecimal literal cannot be negative")
-        return ("hex", value, at)
-    if not negative:
-        if parser.parse_optional_keyword("true") is not None:
-            return ("int", 1, at)
-        if parser.parse_optional_keyword("false") is not None:
-            return ("int", 0, at)
-    number = parser.parse_optional_number()
-    if number is None:
-        parser.raise_error("expected an integer or float literal")
-    if negative:
-        number = -number
-    return ("float" if isinstance(number, float) else "int", number, at)
-
-
-def _parse_tensor_literal(parser: Parser) -> tuple[list[_Literal], list[int] | None]:
-    """Elements in order and the nested-list shape (``None`` for a bare splat literal)."""
-    if parser.parse_optional_punctuation("[") is None:
-        return [_parse_scalar_literal(parser)], None
-    if parser.parse_optional_punctuation("]") is not None:
-        return [], [0]
-    items = [_parse_tensor_literal(parser)]
-    while parser.parse_optional_punctuation(",") is not None:
-        items.append(_parse_tensor_literal(parser))
-    parser.parse_punctuation("]")
-    inner = [shape if shape is not None else [] for _, shape in items]
-    if any(s != inner[0] for s in inner):
-        parser.raise_error("tensor literal is invalid; ranks are not consistent between elements")
-    return [e for elems, _ in items for e in elems], [len(items), *inner[0]]
-
-
-def _literal_bytes(parser: Parser, literal: _Literal, element: Attribute) -> bytes:
-    kind, value, at = literal
-    if isinstance(element, AnyFloat):
-        size = element.compile_time_size
-        if kind == "hex":
-            assert isinstance(value, int)
-            if value >> (8 * size):
-                parser.raise_error(f"hexadecimal float constant out of range for type {element}", at)
-            return value.to_bytes(size, "little")
-        if kind == "int":  # MLIR reads a float element from a float or a hex bit pattern only
-            parser.raise_error("unexpected decimal integer literal for a floating point value", at)
-        try:
-            return element.pack((float(value),))
-        except OverflowError:  # e.g. 1e6 in f16: MLIR rejects it as well
-            pass
-        # raised outside the handler: an out-of-range literal is bad input, not a caught bug
-        parser.raise_error(f"float literal {value} is out of range for type {element}")
-    if isinstance(element, IntegerType | IndexType):
-        if kind == "float":
-            parser.raise_error("expected integer elements, but parsed floating-point")
-        assert isinstance(value, int)
-        if isinstance(element, IntegerType):
-            width = element.width.data
-            value = _signed(value, width) if width > 1 else value & 1
-        return element.pack((value,))
-    parser.raise_error(f"unsupported dense element type {element}")
-
-
-def parse_dense_value(parser: Parser) -> DenseIntOrFPElementsAttr:
-    """The rest of ``dense<literal> : type`` after the ``dense`` keyword."""
-    parser.parse_punctuation("<")
-    if parser.parse_optional_punctuation(">") is not None:
-        literals, shape = [], [0]
-    elif (blob := parser.parse_optional_str_literal()) is not None:
-        parser.parse_punctuation(">")
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        if not isinstance(type_, TensorType | VectorType):
-            parser.raise_error(f"elements literal type must be a tensor or vector, got {type_}")
-        raw = bytes.fromhex(blob[2:])
-        count = math.prod(type_.get_shape())
-        if count > MAX_DENSE_ELEMENTS:
-            parser.raise_error(f"dense literal of {count} elements is too large: ltc stores at most {MAX_DENSE_ELEMENTS}")
-        if len(raw) == type_.element_type.compile_time_size:
-            raw *= count
-        return DenseIntOrFPElementsAttr(type_, BytesAttr(raw))
-    else:
-        literals, shape = _parse_tensor_literal(parser)
-        parser.parse_punctuation(">")
-    parser.parse_punctuation(":")
-    type_ = parser.parse_type()
-    if not isinstance(type_, TensorType | VectorType):
-        parser.raise_error(f"elements literal type must be a tensor or vector, got {type_}")
-    type_shape = list(type_.get_shape())
-    element = type_.element_type
-    if shape is None and math.prod(type_shape) > MAX_DENSE_ELEMENTS:
-        # a splat is stored element by element: refuse before it exhausts memory
-        parser.raise_error(
-            f"dense literal of {math.prod(type_shape)} elements is too large: ltc stores at most "
-            f"{MAX_DENSE_ELEMENTS} (Triton's tensors hold at most 1048576)"
-        )
-    data = b"".join(_literal_bytes(parser, lit, element) for lit in literals)
-    if shape is None:
-        data *= math.prod(type_shape)
-    elif shape != type_shape and not (shape == [0] and math.prod(type_shape) == 0):
-        parser.raise_error(
-            f"inferred shape of elements literal ([{', '.join(map(str, shape))}]) does not match "
-            f"type ([{', '.join(map(str, type_shape))}])"
-        )
-    return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
 
 # --------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ltc.dialects.dense_literal import MAX_DENSE_ELEMENTS, integer_literal_problem, parse_dense_value, rounded_float
 from ltc.dialects.fast_lexer import FastMLIRLexer
 from ltc.dialects.fast_parse import compiled_format, parse_with_format
 from ltc.dialects.text_spans import location_span_end, symbol_span_end
@@ -351,10 +352,12 @@ class TritonParser(Parser):
                 return FloatAttr(next(type_.iter_unpack(value.to_bytes(type_.compile_time_size, "little"))), type_)
             if isinstance(value, int):
                 self.raise_error("unexpected decimal integer literal for a floating point value", lit)
-            return FloatAttr(value, type_)
+            return FloatAttr(rounded_float(value, type_), type_)
         if isinstance(type_, IntegerType | IndexType):
             if isinstance(value, float):
                 self.raise_error("floating point value not valid for specified type")
+            if (problem := integer_literal_problem(value, type_)) is not None:
+                self.raise_error(problem, lit)
             return IntegerAttr(value, type_)
         return self.raise_error("Invalid type given for integer or float attribute.")
 
@@ -375,7 +378,10 @@ class TritonParser(Parser):
             count = math.prod(int(d) for d in m.group(1).split("x") if d)
             if count > MAX_DENSE_ELEMENTS:
                 self.raise_error(f"dense literal of {count} elements is too large: ltc stores at most {MAX_DENSE_ELEMENTS}")
-        return super()._parse_builtin_dense_attr()
+        # read elements as MLIR does (arith.constant's reader): xDSL's took a float's hex bit
+        # pattern for an integer value (dense<0x7C00> : tensor<4xf16> became 31744.0) and
+        # raised OverflowError on a literal beyond the type's range (MLIR rounds to infinity)
+        return parse_dense_value(self)
 
     def parse_optional_location(self) -> LocationAttr | None:
         token = self._parser_state.current_token
@@ -721,9 +727,6 @@ def _mlir_wording(message: str) -> str:
     return message
 
 
-MAX_DENSE_ELEMENTS = 1 << 24
-"""The most elements a dense literal may have: each is stored (Triton's tensors hold at
-most 1,048,576)."""
 _DENSE_SHAPE = re.compile(r"<[^<>]*>\s*:\s*(?:tensor|vector)<((?:\d+x)+)")
 """``<literal> : tensor<AxBx...`` after ``dense``: the shape of a dense attribute."""
 _TRITON_CAPITALISED = ("Expected basis of",)  # Triton's own attribute parsers' words, kept as they are

@@ -162,7 +162,8 @@ LTC_INVALID_CASES: list[tuple[str, str]] = [
     (
         "ttng.async_tma_copy_local_to_global %ad[%i, %i] %bm : !tt.tensordesc<128x64xf16, #shared>, "
         "!ttg.memdesc<64x64xf16, #shared, #smem>",
-        "the tensor descriptor's block and the shared-memory buffer must have the same shape and element type",
+        "descriptor block and tensor must have the same number of elements, but got descriptor block with 8192 "
+        "elements tensor with 4096 elements",
     ),
 ]
 

@@ -163,3 +163,16 @@ def broadcast_layouts_match(src: TensorType, res: TensorType) -> bool:
     if list(res_ll.out_dims) != list(src_ll.out_dims):
         return False
     return canonical(res_ll.bases, True) == canonical(src_ll.bases, False)
+
+
+def check_operand_layouts(op: Operation) -> None:
+    """Ops that infer their result's layout from their operands' (expand_dims, broadcast,
+    reshape, trans, join, split, reduce) need operands whose encoding, if any, is a layout:
+    Triton aborts on any other attribute there (a failed ``cast<LayoutEncodingTrait>``)."""
+    for operand in op.operands:
+        enc = encoding_of(operand.type)
+        if enc is not None and not isinstance(enc, LayoutAttr):
+            raise VerifyException(
+                f"'{op.name}' op operand encoding {type_text(enc)} is not a layout: the op's layouts are inferred "
+                "from its operands' (Triton aborts on this)"
+            )

@@ -41,6 +41,7 @@ from ltc.dialects.ods_checks import is_signless_int
 from ltc.dialects.tt.attrs import InputPrecision, InputPrecisionAttr, ScaleDotElemType, ScaleDotElemTypeAttr
 from ltc.dialects.tt.checks import (
     TT_FP_INT_TENSOR,
+    check_operand_layouts,
     check_ods_type,
     check_same_shape_and_encoding,
     check_slice_relation,
@@ -608,6 +609,7 @@ class ReduceOp(IRDLOperation):
         if not self.srcs:
             raise VerifyException("'tt.reduce' op must have at least 1 operand")
         types = [require_tensor(self, v.type, "operand") for v in self.srcs]
+        check_operand_layouts(self)
         shape = types[0].get_shape()
         if any(t.get_shape() != shape for t in types):
             raise VerifyException("'tt.reduce' op requires the same shape for all operands")

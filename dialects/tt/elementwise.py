@@ -34,7 +34,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
 from ltc.dialects.tt.attrs import PropagateNan, PropagateNanAttr, RoundingMode, RoundingModeAttr
-from ltc.dialects.tt.checks import check_same_shape_and_encoding, is_tensor
+from ltc.dialects.tt.checks import TT_TYPE, check_ods_type, check_same_shape_and_encoding, is_tensor, is_tt_type
 from ltc.dialects.tt.types import PtrType, element_bit_width, element_type_of, is_float_type, type_text
 
 __all__ = [
@@ -321,6 +321,10 @@ class ExternElementwiseOp(IRDLOperation):
     assembly_format = "$srcs attr-dict `:` functional-type($srcs, $result)"
 
     def verify_(self) -> None:
+        # ODS: each source and the result a ``TT_Type`` (not ``index``)
+        for i, src in enumerate(self.srcs):
+            check_ods_type(self, "operand", i, src.type, is_tt_type(src.type), f"variadic of {TT_TYPE}")
+        check_ods_type(self, "result", 0, self.result.type, is_tt_type(self.result.type), TT_TYPE)
         check_same_shape_and_encoding(self, [*(v.type for v in self.srcs), self.result.type], "operands and results")
 
 

@@ -30,6 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.attr_dict import parse_attr_dict_into, print_sorted_attr_dict
 from ltc.dialects.tt.checks import (
+    check_operand_layouts,
     TT_TENSOR,
     TT_TYPE,
     broadcast_layouts_match,
@@ -49,6 +50,7 @@ from ltc.dialects.tt.inferred_layouts import (
 )
 from ltc.dialects.tt.types import element_type_of, encoding_of, type_text
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr, layout_attr
+from ltc.dialects.verifier import UnprefixedVerifyException
 
 __all__ = [
     "BroadcastOp",
@@ -163,6 +165,7 @@ class ExpandDimsOp(_UnaryShapeOp):
     def verify_(self) -> None:
         self._check_same_element_type()
         src = require_tensor(self, self.src.type, "operand")
+        check_operand_layouts(self)
         res = require_tensor(self, self.result.type, "result")
         axis = self.axis.value.data
         rank = len(src.get_shape())
@@ -192,6 +195,7 @@ class BroadcastOp(_UnaryShapeOp):
     def verify_(self) -> None:
         self._check_same_element_type()
         src = require_tensor(self, self.src.type, "operand")
+        check_operand_layouts(self)
         res = require_tensor(self, self.result.type, "result")
         src_shape, res_shape = src.get_shape(), res.get_shape()
         if len(src_shape) != len(res_shape):
@@ -224,13 +228,14 @@ class ReshapeOp(_UnaryShapeOp):
     def verify_(self) -> None:
         self._check_same_element_type()
         src = require_tensor(self, self.src.type, "operand")
+        check_operand_layouts(self)
         res = require_tensor(self, self.result.type, "result")
         if src.element_count() != res.element_count():
             raise VerifyException("'tt.reshape' op number of src and dst elements of reshape must be the same")
         src_enc, res_enc = encoding_of(src), encoding_of(res)
         if (src_enc is None) != (res_enc is None):
-            raise VerifyException(
-                "'tt.reshape' op Op requires that either (a) src and dst both have encodings, or (b) neither does."
+            raise UnprefixedVerifyException(  # Triton's emitError
+                "Op requires that either (a) src and dst both have encodings, or (b) neither does."
             )
         if not isinstance(src_enc, LayoutAttr) or not isinstance(res_enc, LayoutAttr):
             return
@@ -260,6 +265,7 @@ class TransOp(_UnaryShapeOp):
     def verify_(self) -> None:
         self._check_same_element_type()
         src = require_tensor(self, self.src.type, "operand")
+        check_operand_layouts(self)
         res = require_tensor(self, self.result.type, "result")
         order = list(self.order.get_values())
         rank = len(src.get_shape())
@@ -312,6 +318,7 @@ class JoinOp(_BinaryShapeOp):
     def verify_(self) -> None:
         self._check_ods_types()
         src = require_tensor(self, self.lhs.type, "operand")
+        check_operand_layouts(self)
         res = require_tensor(self, self.result.type, "result")
         if res.element_type != src.element_type:
             raise VerifyException("'tt.join' op requires the same element type for operands and result")
@@ -398,6 +405,7 @@ class SplitOp(IRDLOperation):
         for index, value in enumerate((self.outLHS, self.outRHS)):
             check_ods_type(self, "result", index, value.type, is_tt_tensor(value.type), TT_TENSOR)
         src = require_tensor(self, self.src.type, "operand")
+        check_operand_layouts(self)
         res = require_tensor(self, self.outLHS.type, "result")
         shape = src.get_shape()
         if not shape or shape[-1] != 2:

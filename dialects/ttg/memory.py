@@ -105,6 +105,17 @@ def _verify_same_shape_and_element(
         )
 
 
+def _tile_layout_rank(memdesc: Attribute) -> int | None:
+    """The rank of a memdesc's shared layout where it is one tile's of a buffer of tiles
+    (one less than the memdesc's rank), else None."""
+    enc = getattr(memdesc, "encoding", None)
+    rank = getattr(enc.encoding, "rank", None) if isinstance(enc, SharedLayoutAttr) else None
+    shape = shape_of_shaped(memdesc)
+    if isinstance(rank, int) and shape is not None and rank != len(shape):
+        return rank
+    return None
+
+
 def _verify_encoding_rank(tensor: Attribute, memdesc: Attribute, what: str) -> None:
     """Triton: the register tensor has the rank of the memdesc's layout (a memdesc may
     carry the layout of one tile of a buffer of tiles; a tensor may not)."""
@@ -271,6 +282,15 @@ class MemDescTransOp(IRDLOperation):
             raise VerifyException("order must have the same size as the rank of the operand and result")
         if sorted(order) != list(range(len(order))):
             raise VerifyException("order must be a permutation of [0, ..., rank - 1]")
+        # Triton infers the result's layout from the source's, which must have the source's
+        # rank (a swizzled one: this message; an NVMMA one: Triton aborts in getTMABlockShape)
+        if (rank := _tile_layout_rank(src)) is not None:
+            raise UnprefixedVerifyException(f"rank of encoding does not match order: {rank} vs {len(order)}")
+        if (rank := _tile_layout_rank(res)) is not None:  # Triton aborts comparing it with the inferred one
+            raise VerifyException(
+                f"result layout has rank {rank} but the result has rank {len(order)}: a transpose needs a layout "
+                "of the whole memdesc (Triton aborts on this)"
+            )
         shape = src.get_shape()
         expected = tuple(shape[i] for i in order)
         if res.get_shape() != expected or res.element_type != src.element_type:
@@ -367,7 +387,7 @@ class MemDescIndexOp(IRDLOperation):
         if res.encoding != src.encoding:
             raise VerifyException("src and result must have the same encoding")
         if res.get_alloc_shape() != res.get_shape():
-            raise VerifyException("alloc shape must match shape for the result")
+            raise UnprefixedVerifyException("alloc shape must match shape for the result")
         index = _constant_int(self.index)
         if index is not None and not 0 <= index < src.get_shape()[0]:
             raise VerifyException(
@@ -695,6 +715,14 @@ class MemDescReshapeOp(IRDLOperation):
             raise VerifyException("'ttg.memdesc_reshape' op source and result must be both mutable or both immutable")
         if src.memory_space != res.memory_space:
             raise VerifyException("'ttg.memdesc_reshape' op source and result must be in the same memory space")
+        for what, ty in (("source", src), ("result", res)):
+            # Triton lays out both over their whole shapes, and aborts (getTMABlockShape for
+            # NVMMA) on a layout of one tile of a buffer of tiles
+            if (rank := _tile_layout_rank(ty)) is not None:
+                raise VerifyException(
+                    f"'ttg.memdesc_reshape' op {what} layout has rank {rank} but the {what} has rank "
+                    f"{len(ty.get_shape())}: a reshape needs a layout of the whole memdesc (Triton aborts on this)"
+                )
         verify_layout_dims_fit(src, "source")
         verify_layout_dims_fit(res, "result")
         a, b = src.encoding, res.encoding

@@ -315,7 +315,8 @@ def verify_layout_dims_fit(memdesc: Attribute, what: str) -> None:
 
 def _verify_nvmma_block(enc: NVMMASharedEncoding, shape: Sequence[int]) -> None:
     """Triton: a swizzled NVMMA layout needs a whole swizzle row along the contiguous
-    dim of each CTA's block.
+    dim of each CTA's block (the last dim, dim 0 when transposed; an fp4-padded dim
+    holds twice its size), as Triton's ``getTMABlockShape`` checks.
 
     ``shape`` is the allocation's shape (Triton checks the allocation, so a subslice
     narrower than a swizzle row is fine). The block is the allocation's trailing dims
@@ -323,18 +324,19 @@ def _verify_nvmma_block(enc: NVMMASharedEncoding, shape: Sequence[int]) -> None:
     (Triton's ``getShapePerCTA``); dims are counted within that rank.
     """
     swizzle = enc.swizzling_byte_width
-    if swizzle == 0 or len(shape) < 2 or enc.fp4_padded:
+    if swizzle == 0 or len(shape) < 2:
         return
     rank = enc.rank
     if rank < 2 or rank > len(shape):
         return
     shape = shape_per_cta(shape[len(shape) - rank :], enc.cga)
-    dim = len(shape) - 2 if enc.transposed else len(shape) - 1
+    dim = 0 if enc.transposed else len(shape) - 1  # Triton's getTMABlockShape: dim 0 when transposed
     needed = swizzle * 8 // enc.element_bit_width
-    if shape[dim] < needed:
+    got = shape[dim] * 2 if enc.fp4_padded else shape[dim]  # fp4 padding: two elements per byte
+    if got < needed:
         raise VerifyException(
             f"block shape along the contiguous dimension {dim} is too small for the swizzle byte size "
-            f"{swizzle} in an NVMMASharedLayout, got {shape[dim]} but expected at least {needed}"
+            f"{swizzle} in an NVMMASharedLayout, got {got} but expected at least {needed}"
         )
 
 

@@ -142,6 +142,34 @@ def _verify_mma_dtypes(a: Attribute, b: Attribute, d: Attribute) -> None:
         )
 
 
+def _verify_dot_interface(op: _MMAv5Op) -> None:
+    """Triton's ``DotOpInterface`` verifier, which runs before the op's own: ``a``, ``b`` and
+    ``d`` are all 2-D or all 3-D (a leading batch dim), ``a``'s K is ``b``'s and ``d`` is
+    M x N, with the dims an op reads packed fp4 along counted twice (``op.dot_dims``)."""
+    a, b, d = (v.type for v in (op.a, op.b, op.d))
+    assert isinstance(a, MemDescType) and isinstance(b, MemDescType) and isinstance(d, MemDescType)
+    a_shape, b_shape, d_shape = a.get_shape(), b.get_shape(), d.get_shape()
+    if len(a_shape) not in (2, 3):
+        raise VerifyException("expected operands to be 2d or 3d")
+    if len(a_shape) != len(b_shape) or len(a_shape) != len(d_shape):
+        raise VerifyException("expected all operands to have the same rank")
+    a_m, a_k, b_k, b_n = op.dot_dims(a, b)
+    if a_k != b_k:
+        raise VerifyException(
+            "expected the last dimension of the first operand to be equal to the second-to-last "
+            "dimension of the second operand"
+        )
+    if len(a_shape) == 3 and (a_shape[0] != d_shape[0] or b_shape[0] != d_shape[0]):
+        raise VerifyException(
+            "expected the first dimension of the first operand to be equal to the first dimension of the result"
+        )
+    if tuple(d_shape[-2:]) != (a_m, b_n):
+        raise VerifyException(
+            "expected the output shape to be the concatenation of the last dimension of the first "
+            "operand and the last dimension of the second"
+        )
+
+
 def _is_nvmma_like(attr: Attribute) -> bool:
     return isinstance(attr, LayoutAttr) and isinstance(attr.encoding, (NVMMASharedEncoding, SharedLinearEncoding))
 
@@ -171,8 +199,15 @@ class _MMAv5Op(TTNGOp):
         print_token(printer, self.acc_dep, self.token is not None)
         printer.print_string(", ")
 
+    def dot_dims(self, a: MemDescType, b: MemDescType) -> tuple[int, int, int, int]:
+        """``(M, K of a, K of b, N)`` as the dot interface compares them."""
+        (a_m, a_k), (b_k, b_n) = a.get_shape()[-2:], b.get_shape()[-2:]
+        return a_m, a_k, b_k, b_n
+
     def verify_common(self) -> tuple[MemDescType, MemDescType, MemDescType]:
-        """tcgen05 support and the barrier rules; the types of ``a``, ``b`` and ``d``."""
+        """The dot interface, tcgen05 support and the barrier rules; the types of ``a``,
+        ``b`` and ``d``."""
+        _verify_dot_interface(self)
         require_tcgen05(self)
         if len(self.barriers) != len(self.barrier_preds):
             raise VerifyException("expected one predicate per barrier")
@@ -261,6 +296,12 @@ class TCGen5MMAOp(_MMAv5Op):
             raise VerifyException(
                 "expected the output shape to be the concatenation of the last dimension of the first "
                 "operand and the last dimension of the second"
+            )
+        # one tcgen05 instruction reads 32 bytes of K: 16 f16, 8 tf32, 32 8-bit values
+        width = _bit_width(a.element_type)
+        if width and k * width < 256:
+            raise VerifyException(
+                f"K dimension must be at least {256 // width} for '{attr_text(a.element_type)}' operands, but got {k}"
             )
         if not (_is_nvmma_like(a.encoding) or isinstance(a.encoding, TensorMemoryEncodingAttr)):
             raise VerifyException("LHS operand must have a NVMMAShared or TensorMemory encoding")
@@ -389,6 +430,21 @@ class TCGen5MMAScaledOp(_MMAv5Op):
             printer,
             [self.a.type, self.b.type, self.d.type, self.a_scale.type, self.b_scale.type, *self.barriers.types],
         )
+
+    def dot_dims(self, a: MemDescType, b: MemDescType) -> tuple[int, int, int, int]:
+        """An e2m1 operand packs two values per i8 along one dim, counted twice: K, or M
+        for an ``a`` whose NVMMA layout is transposed; K, or N for a ``b`` whose NVMMA
+        layout is not transposed (Triton's ``verifyDims`` / ``verifyOutputDims``)."""
+        a_m, a_k, b_k, b_n = super().dot_dims(a, b)
+        a_enc = a.encoding.encoding if isinstance(a.encoding, LayoutAttr) else None
+        b_enc = b.encoding.encoding if isinstance(b.encoding, LayoutAttr) else None
+        trans_a = isinstance(a_enc, NVMMASharedEncoding) and a_enc.transposed
+        trans_b = isinstance(b_enc, NVMMASharedEncoding) and not b_enc.transposed
+        if self.a_type.data == ScaleDotElemType.E2M1:
+            a_m, a_k = (a_m * 2, a_k) if trans_a else (a_m, a_k * 2)
+        if self.b_type.data == ScaleDotElemType.E2M1:
+            b_k, b_n = (b_k, b_n * 2) if trans_b else (b_k * 2, b_n)
+        return a_m, a_k, b_k, b_n
 
     def verify_(self) -> None:
         a, b, d = self.verify_common()

@@ -10,6 +10,8 @@ NVMMA shared layouts, im2col offsets, multicast.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -98,11 +100,26 @@ def _nvmma(attr: Attribute) -> NVMMASharedEncoding | None:
 
 
 def _verify_block(desc: Attribute, buffer: Attribute) -> None:
-    """The descriptor's block and the shared buffer agree in shape and element type."""
+    """The descriptor's block and the shared buffer agree in element type and, for a tiled
+    descriptor, in element count (Triton's rule: the shapes may differ, ``32x32`` and
+    ``16x64``); an im2col block has the buffer's shape."""
     assert isinstance(desc, (TensorDescType, TensorDescIm2ColType)) and isinstance(buffer, MemDescType)
-    if tuple(desc.shape) != buffer.get_shape() or desc.element_type != buffer.element_type:
+    if isinstance(desc, TensorDescIm2ColType):
+        if tuple(desc.shape) != buffer.get_shape() or desc.element_type != buffer.element_type:
+            raise VerifyException(
+                "the tensor descriptor's block and the shared-memory buffer must have the same shape and element type"
+            )
+        return
+    if desc.element_type != buffer.element_type:
         raise VerifyException(
-            "the tensor descriptor's block and the shared-memory buffer must have the same shape and element type"
+            "descriptor block and tensor element types must match, but got descriptor element type "
+            f"'{attr_text(desc.element_type)}' and tensor element type '{attr_text(buffer.element_type)}'"
+        )
+    block, tensor = math.prod(desc.shape), math.prod(buffer.get_shape())
+    if block != tensor:
+        raise VerifyException(
+            "descriptor block and tensor must have the same number of elements, but got descriptor block with "
+            f"{block} elements tensor with {tensor} elements"
         )
 
 
@@ -121,12 +138,16 @@ def _verify_coords(n_coords: int, desc: Attribute) -> None:
         raise VerifyException("must have between 1 and 5 coordinates")
 
 
-def _verify_tma_encoding(desc: Attribute, buffer_encoding: Attribute) -> None:
-    """The buffer has an NVMMA shared layout matching the descriptor's, not transposed."""
-    assert isinstance(desc, (TensorDescType, TensorDescIm2ColType))
+def _verify_tma_encoding(desc: Attribute, buffer: Attribute) -> None:
+    """The buffer has an NVMMA shared layout of its own rank (not one tile's of a buffer of
+    tiles), matching the descriptor's, not transposed."""
+    assert isinstance(desc, (TensorDescType, TensorDescIm2ColType)) and isinstance(buffer, MemDescType)
+    buffer_encoding = buffer.encoding
     nvmma = _nvmma(buffer_encoding)
     if nvmma is None:
         raise VerifyException("TMA descriptor must have NVMMA shared layout")
+    if nvmma.rank != len(buffer.get_shape()):
+        raise VerifyException("TMA shared memory and layout ranks must match")
     desc_nvmma = _nvmma(desc.encoding)
     if desc_nvmma is None or (
         desc_nvmma.transposed,
@@ -184,13 +205,19 @@ def _verify_tma_barrier_layout(op: TTNGOp, barrier: Attribute) -> None:
     raise VerifyException(f"TMA barrier cga_layout must be {bases_text(per_cta)}, got {bases_text(actual)}")
 
 
-def _verify_tma_load(op: TTNGOp, desc: Attribute, barrier: Attribute, result: Attribute, multicast: bool) -> None:
+def _verify_tma_load(
+    op: TTNGOp, desc: Attribute, barrier: Attribute, result: Attribute, multicast: bool, block: bool = False
+) -> None:
+    """Triton's order: the barrier, the block against the buffer (``block``: a copy of one
+    block), a mutable buffer, its layout."""
     verify_barrier_type(op, barrier)
     _verify_tma_barrier_layout(op, barrier)
     assert isinstance(result, MemDescType)
+    if block:
+        _verify_block(desc, result)
     if not result.is_mutable:
         raise VerifyException("cannot store into immutable memory")
-    _verify_tma_encoding(desc, result.encoding)
+    _verify_tma_encoding(desc, result)
     verify_layout_dims_fit(result, "the shared buffer's")
     verify_swizzle_tile("the shared buffer", result)
 
@@ -200,7 +227,7 @@ def _verify_tma_store(desc: Attribute, src: Attribute) -> None:
     nvmma = _nvmma(src.encoding)
     if nvmma is not None and nvmma.fp4_padded:
         raise VerifyException("does not support fp4_padded operands")
-    _verify_tma_encoding(desc, src.encoding)
+    _verify_tma_encoding(desc, src)
     verify_layout_dims_fit(src, "the shared buffer's")
     verify_swizzle_tile("the shared buffer", src)
 
@@ -320,8 +347,7 @@ class AsyncTMACopyGlobalToLocalOp(TTNGOp):
             raise VerifyException("TMA operations do not support cache modifiers")
         desc = self.desc.type
         _verify_coords(len(self.coord), desc)
-        _verify_tma_load(self, desc, self.barrier.type, self.result.type, self.multicast is not None)
-        _verify_block(desc, self.result.type)
+        _verify_tma_load(self, desc, self.barrier.type, self.result.type, self.multicast is not None, block=True)
         im2col = isinstance(desc, TensorDescIm2ColType)
         if im2col:
             if not self.offsets:
@@ -392,8 +418,8 @@ class _TMAStoreLikeOp(TTNGOp):
     def verify_store(self) -> None:
         desc, *coord, src = self.operands
         _verify_coords(len(coord), desc.type)
-        _verify_tma_store(desc.type, src.type)
         _verify_block(desc.type, src.type)
+        _verify_tma_store(desc.type, src.type)
 
 
 @irdl_op_definition

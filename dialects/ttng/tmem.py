@@ -182,6 +182,22 @@ def _n_sharded_across_threads(tensor: Attribute) -> bool:
     )
 
 
+def _several_rows_per_thread(tensor: Attribute) -> bool:
+    """Whether some thread of ``tensor``'s register layout holds elements of more than one
+    row (dim 0): a reducing load yields one value per row and thread."""
+    assert isinstance(tensor, TensorType)
+    attr = tensor.encoding
+    if not isinstance(attr, DistributedLayoutAttr):
+        return False
+    try:
+        ll = attr.to_linear_layout(tuple(tensor.get_shape()))
+    except (EncodingError, LayoutError, ValueError):
+        return False  # the layout check reports it
+    return "register" in ll.in_dims and any(
+        ll.basis("register", i, "dim0") != 0 for i in range(ll.in_dim_size_log2("register"))
+    )
+
+
 class TMEMAllocEffect(MemoryEffect):
     """Triton: an immutable allocation without an assigned offset has no effect (so
     CSE/DCE may touch it); otherwise it allocates, and writes when initialised."""
@@ -332,6 +348,8 @@ class TMEMLoadOp(TTNGOp):
             raise VerifyException("'NaN' requires floating-point element type (f32)")
         if has_red_op and _n_sharded_across_threads(self.result.type):
             raise VerifyException("tmem_load reduction with N dimension sharded across threads is not supported.")
+        if has_red_op and _several_rows_per_thread(self.result.type):
+            raise VerifyException("tmem_load reduction with multiple M rows per thread is not supported.")
         verify_same_shape_and_element(src, self.result.type)
 
 
