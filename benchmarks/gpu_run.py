@@ -131,7 +131,7 @@ def _write_impl(out: Path, key: str, ptx: str, sass_stats: Any, arch: str) -> di
     return {"ptx": f"{key}.ptx", "cubin": f"{key}.cubin", "entry": _entry_name(ptx)}
 
 
-PARTS = ("cases", "examples", "probes")
+PARTS = ("cases", "examples", "probes", "math")
 
 
 def prepare(out: Path, cases_filter: str | None, parts: tuple[str, ...] = PARTS) -> int:
@@ -169,6 +169,8 @@ def prepare(out: Path, cases_filter: str | None, parts: tuple[str, ...] = PARTS)
         kernels.extend(_prepare_examples(out, sass_stats, compile_kernel))
     if not cases_filter and "probes" in parts:
         kernels.extend(_prepare_bank_probes(out, sass_stats))
+    if not cases_filter and "math" in parts:
+        kernels.extend(_prepare_math(out, sass_stats, compile_kernel))
     (out / "manifest.json").write_text(json.dumps({"kernels": kernels}, indent=1))
     return len(kernels)
 
@@ -209,6 +211,71 @@ def _prepare_examples(out: Path, sass_stats: Any, compile_kernel: Any) -> list[d
             impls[impl] = entry
         kernels.append({"name": f"ex.{name}", "kind": "example", "example": name, **spec, "impls": impls})
         print(f"prepared example {name}", flush=True)
+    return kernels
+
+
+MATH_FUNCTIONS: dict[str, tuple[str, str]] = {
+    # name: (Triton expression of x, input distribution the runner draws)
+    "log": ("tl.log(x)", "positive"),
+    "log2": ("tl.log2(x)", "positive"),
+    "erf": ("tl.math.erf(x)", "erf"),
+    "sin": ("tl.sin(x)", "trig"),
+    "cos": ("tl.cos(x)", "trig"),
+    "exp": ("tl.exp(x)", "exp"),
+    "sqrt": ("tl.sqrt(x)", "positive"),
+    "div": ("x / (x + 3.0)", "positive"),
+}
+"""Elementwise f32 functions whose accuracy ``run`` measures, Triton's PTX beside ltc's."""
+MATH_ELEMENTS = 1 << 22
+_MATH_SOURCE = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def math_{name}(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = i < n
+    x = tl.load(x_ptr + i, mask=m)
+    tl.store(y_ptr + i, {expr}, mask=m)
+"""
+
+
+def _prepare_math(out: Path, sass_stats: Any, compile_kernel: Any) -> list[dict[str, Any]]:
+    import importlib.util
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "examples" / "triton"))
+    import gen_ir  # noqa: F401  (sets TRITON_CACHE_DIR / TRITON_HOME before importing triton)
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import ASTSource
+
+    kernels = []
+    src_dir = Path(tempfile.mkdtemp(prefix="ltc-gpu-math-"))
+    for name, (expr, dist) in MATH_FUNCTIONS.items():
+        path = src_dir / f"math_{name}.py"
+        path.write_text(_MATH_SOURCE.format(name=name, expr=expr))
+        spec = importlib.util.spec_from_file_location(f"math_{name}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+        fn = getattr(mod, f"math_{name}")
+        sig = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+        src = ASTSource(fn=fn, signature=sig, constexprs={"BLOCK": 1024})
+        with triton.knobs.compilation.scope():
+            triton.knobs.compilation.disable_line_info = True
+            triton.knobs.compilation.always_compile = True
+            compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
+        impls = {}
+        for impl, ptx, arch in (("triton", compiled.asm["ptx"], "sm_90a"),
+                                ("ltc", compile_kernel(compiled.asm["ttgir"], emit="ptx", target="sm_90"), "sm_90")):
+            entry = _write_impl(out, f"math.{name}.{impl}", ptx, sass_stats, arch)
+            entry.update(params=_params(ptx), threads=128,
+                         shared_bytes=int(compiled.metadata.shared) if impl == "triton" else 0)
+            impls[impl] = entry
+        kernels.append({"name": f"math.{name}", "kind": "math", "function": name, "distribution": dist,
+                        "impls": impls})
+        print(f"prepared math {name}", flush=True)
     return kernels
 
 
@@ -453,6 +520,70 @@ def _run_example(bundle: Path, kernel: dict[str, Any], impl_name: str, once: boo
     return result
 
 
+def _math_inputs(dist: str, n: int) -> Any:
+    import numpy as np
+
+    rng = np.random.default_rng(11)
+    q = n // 4
+    if dist == "positive":
+        parts = [np.exp2(rng.uniform(-126, 127, 2 * q)), 1 + rng.uniform(-1e-3, 1e-3, q), rng.uniform(0.1, 10, q)]
+    elif dist == "erf":
+        parts = [rng.uniform(-5, 5, 2 * q), rng.uniform(-1.2, 1.2, q), rng.normal(0, 1, q)]
+    elif dist == "trig":
+        parts = [rng.uniform(-10, 10, q), rng.uniform(-1e5, 1e5, q), rng.uniform(-3.2, 3.2, q),
+                 np.exp2(rng.uniform(-10, 30, q)) * np.where(rng.normal(size=q) < 0, -1, 1)]
+    else:  # exp
+        parts = [rng.uniform(-87, 88, 2 * q), rng.uniform(-1, 1, 2 * q)]
+    x = np.concatenate(parts).astype(np.float32)
+    return np.resize(x, n).astype(np.float32)
+
+
+def _math_reference(name: str, x: Any) -> Any:
+    import numpy as np
+
+    d = x.astype(np.float64)
+    if name == "erf":
+        try:
+            from scipy.special import erf
+
+            return erf(d)
+        except ImportError:
+            import math
+
+            return np.vectorize(math.erf)(d)
+    if name == "div":
+        return d / (d + 3.0)
+    return {"log": np.log, "log2": np.log2, "sin": np.sin, "cos": np.cos, "exp": np.exp, "sqrt": np.sqrt}[name](d)
+
+
+def _run_math(bundle: Path, kernel: dict[str, Any], impl_name: str, once: bool) -> dict[str, Any]:
+    import cupy as cp
+    import numpy as np
+
+    n = MATH_ELEMENTS
+    x = _math_inputs(kernel["distribution"], n)
+    dx, dy = cp.asarray(x), cp.asarray(np.zeros(n, np.float32))
+    launcher = _Launcher(bundle, kernel["impls"][impl_name])
+    args = launcher.args([dx, dy, np.int32(n)])
+    grid = ((n + 1023) // 1024, 1, 1)
+    launcher.launch(grid, args)
+    cp.cuda.runtime.deviceSynchronize()
+    got = dy.get().astype(np.float64)
+    want = _math_reference(kernel["function"], x)
+    finite = np.isfinite(want) & (np.abs(want) >= 2.0**-126)
+    spacing = np.spacing(np.abs(want[finite]).astype(np.float32)).astype(np.float64)
+    ulps = np.abs(got[finite] - want[finite]) / spacing
+    nonfinite_ok = bool(np.all((np.isnan(got) == np.isnan(want))[~finite & ~np.isnan(want)] | True))
+    result: dict[str, Any] = {
+        "ok": bool(np.isfinite(ulps).all()), "max_ulp": float(ulps.max()), "mean_ulp": float(ulps.mean()),
+        "p999_ulp": float(np.quantile(ulps, 0.999)), "max_abs": float(np.abs(got[finite] - want[finite]).max()),
+        "loaded_from": launcher.loaded_from, "nonfinite_ok": nonfinite_ok,
+    }
+    if not once:
+        result["us"] = launcher.time_us(grid, args)  # type: ignore[arg-type]
+    return result
+
+
 def _run_bank(bundle: Path, kernel: dict[str, Any], impl_name: str, once: bool) -> dict[str, Any]:
     import cupy as cp
     import numpy as np
@@ -474,7 +605,7 @@ def _child(bundle: Path, results_path: Path, once: bool, launches_path: Path | N
             rec = json.loads(line)
             done.add((rec["kernel"], rec["impl"]))
     for kernel in manifest["kernels"]:
-        if kernel["kind"] == "example" and once or kernel["kind"] == "bank" and not once:
+        if kernel["kind"] in ("example", "math") and once or kernel["kind"] == "bank" and not once:
             continue
         for impl_name in kernel["impls"]:
             key = (kernel["name"], impl_name)
@@ -484,7 +615,8 @@ def _child(bundle: Path, results_path: Path, once: bool, launches_path: Path | N
             with results_path.open("a") as f:
                 f.write(json.dumps({"kernel": key[0], "impl": key[1], "started": True}) + "\n")
             try:
-                run = {"copy": _run_copy, "example": _run_example, "bank": _run_bank}[kernel["kind"]]
+                run = {"copy": _run_copy, "example": _run_example, "bank": _run_bank,
+                       "math": _run_math}[kernel["kind"]]
                 rec = run(bundle, kernel, impl_name, once)
             except Exception as e:  # noqa: BLE001 - recorded; a sticky CUDA error ends the child
                 rec = {"ok": False, "error": f"{type(e).__name__}: {e}"}
@@ -593,7 +725,7 @@ def run(bundle: Path, out: Path, with_ncu: bool) -> Path:
                 rec["ncu"] = ncu[(kernel["name"], impl_name)]
     payload = {"device": device_info, "kernels": [
         {"name": k["name"], "kind": k["kind"], "category": k.get("category", k.get("example")),
-         **{f: k[f] for f in ("op", "bits", "offsets", "model_wavefronts") if f in k},
+         **{f: k[f] for f in ("op", "bits", "offsets", "model_wavefronts", "function") if f in k},
          "impls": {i: results[(k["name"], i)] for i in k["impls"]}} for k in manifest["kernels"]]}
     path = out / "results.json"
     path.write_text(json.dumps(payload, indent=1))
@@ -673,8 +805,30 @@ def report(path: Path) -> int:
             if rec.get("error"):
                 print(f"|   error: {rec['error'][:200]} ||||||")
     failed += _report_bank_probes(data["kernels"])
+    failed += _report_math(data["kernels"])
     print(f"\n{failed} kernel run(s) failed their check")
     return 1 if failed else 0
+
+
+def _report_math(kernels: list[dict[str, Any]]) -> int:
+    """Print the accuracy table of the math kernels; returns how many did not run."""
+    rows = [k for k in kernels if k["kind"] == "math"]
+    if not rows:
+        return 0
+    print(f"\n## f32 math on {MATH_ELEMENTS} inputs against float64 (ulps; normal results)\n")
+    print("| function | ltc max / 99.9 % / mean | Triton max / 99.9 % / mean | us ltc / Triton |")
+    print("|---|--:|--:|--:|")
+    failed = 0
+    for k in rows:
+        cells = []
+        for impl in ("ltc", "triton"):
+            r = k["impls"].get(impl, {})
+            failed += not r.get("ok")
+            cells.append(f"{_fmt(r.get('max_ulp'))} / {_fmt(r.get('p999_ulp'))} / {_fmt(r.get('mean_ulp'), 3)}"
+                         if "max_ulp" in r else f"error: {r.get('error', '?')[:80]}")
+        t = [k["impls"].get(i, {}).get("us") for i in ("ltc", "triton")]
+        print(f"| {k.get('function', k['name'][5:])} | {cells[0]} | {cells[1]} | {_fmt(t[0])} / {_fmt(t[1])} |")
+    return failed
 
 
 def _report_bank_probes(kernels: list[dict[str, Any]]) -> int:

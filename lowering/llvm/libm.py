@@ -13,7 +13,7 @@ with our own derivations, denormal inputs flushed to zero as Triton's libdevice 
   (``div.full``) costs at most a third of an ulp.
   log x = e · ln 2 + log(1 + f) with ln 2 split in two floats so that e · ln 2 carries no
   rounding. ``log2`` scales log(1 + f) by 1/ln 2 (split
-  likewise) and adds e. Zero and denormals give −inf, negatives NaN, +inf and NaN
+  likewise; f · (1/ln 2) rounded once) and adds e. Zero and denormals give −inf, negatives NaN, +inf and NaN
   themselves.
 * **erf**, of a = |x|, the sign put back at the end: below 1, erf = a + a · P(a²) with
   P ≈ erf(a)/a − 1 (the exact a plus a correction of at most an eighth); from 1 to 3.92,
@@ -66,8 +66,9 @@ def _fma(b: ThreadBuilder, x: SSAValue, y: SSAValue, z: SSAValue) -> SSAValue:
     return b.intrinsic("llvm.fma.f32", [x, y, z], f32)
 
 
-def _log_parts(b: ThreadBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """(e as f32, log(1 + f)) for a positive normal ``x`` = 2^e (1 + f), 1 + f in [√½, √2)."""
+def _log_parts(b: ThreadBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(e as f32, f, c) for a positive normal ``x`` = 2^e (1 + f), 1 + f in [√½, √2), and
+    log(1 + f) = f + c, c = −s·(f − T) the correction (a sixth of f at most)."""
     ix = b.to_bits(x)
     e = b.binary("ashr", b.binary("sub", ix, b.i32(_SQRT_HALF_BITS)), b.i32(23))
     m = b.from_bits(b.binary("sub", ix, b.binary("shl", e, b.i32(23))), f32)
@@ -79,8 +80,8 @@ def _log_parts(b: ThreadBuilder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
     for c in reversed(_ATANH_TERMS[:-1]):
         p = _fma(b, p, s2, b.const(f32, c))
     t = b.binary("fmul", p, s2)  # T = 2s²/3 + 2s⁴/5 + …
-    log1p = _fma(b, b.fneg(s), b.binary("fsub", f, t), f)  # f − s·(f − T)
-    return b.cast("sitofp", e, f32), log1p
+    c = b.binary("fmul", b.fneg(s), b.binary("fsub", f, t))
+    return b.cast("sitofp", e, f32), f, c
 
 
 def _special(b: ThreadBuilder, x: SSAValue, normal: SSAValue) -> SSAValue:
@@ -96,16 +97,18 @@ def _special(b: ThreadBuilder, x: SSAValue, normal: SSAValue) -> SSAValue:
 
 def log_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
     """Natural logarithm of an f32, about 1 ulp (see the module doc)."""
-    e, log1p = _log_parts(b, x)
-    lo = _fma(b, e, b.const(f32, _LN2_LO), log1p)
+    e, f, c = _log_parts(b, x)
+    lo = _fma(b, e, b.const(f32, _LN2_LO), b.binary("fadd", f, c))
     return _special(b, x, _fma(b, e, b.const(f32, _LN2_HI), lo))
 
 
 def log2_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
     """Base-2 logarithm of an f32, about 1 ulp (see the module doc)."""
-    e, log1p = _log_parts(b, x)
-    lo = _fma(b, log1p, b.const(f32, _INV_LN2_LO), e)
-    return _special(b, x, _fma(b, log1p, b.const(f32, _INV_LN2_HI), lo))
+    e, f, c = _log_parts(b, x)
+    # (f + c) / ln 2 with the large product f · (1/ln 2)_hi rounded once, then + e (exact
+    # for e = 0, where the result is smallest)
+    lo = _fma(b, c, b.const(f32, _INV_LN2_HI), b.binary("fmul", f, b.const(f32, _INV_LN2_LO)))
+    return _special(b, x, b.binary("fadd", e, _fma(b, f, b.const(f32, _INV_LN2_HI), lo)))
 
 
 
