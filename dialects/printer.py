@@ -142,6 +142,8 @@ class TritonPrinter(Printer):
     aliases: AliasTable = field(default_factory=AliasTable)
     _used_names: list[set[str]] = field(default_factory=lambda: [set[str]()], init=False)
     """Per scope, every value name visible in it (its parents' and its own)."""
+    _custom_printing: list[Operation] = field(default_factory=list, init=False)
+    """The ops being printed in their custom form, innermost last."""
 
     def layout_alias(self, encoding: Encoding) -> str | None:
         """``LayoutAliasPrinter`` hook: nested encodings print by alias."""
@@ -233,9 +235,25 @@ class TritonPrinter(Printer):
             self._ssa_values[result] = f"{name}#{i}"
         self.print_string(f"%{name}:{len(results)} = ")
 
+    def print_operation_type(self, op: Operation) -> None:
+        # xDSL prints the location with the type: right for the generic form, where the
+        # type ends the op, but a custom form may print its type before its regions
+        # (scf.while): there MLIR's location comes after the whole op, which print_op does.
+        if self._custom_printing and self._custom_printing[-1] is op:
+            self.print_function_type(op.operand_types, op.result_types)
+            return
+        super().print_operation_type(op)
+
     def print_op(self, op: Operation) -> None:
         if not isinstance(op, ModuleOp) or self.print_generic_format:
-            super().print_op(op)
+            custom = not self.print_generic_format and type(op).print is not Operation.print
+            if custom:
+                self._custom_printing.append(op)
+            try:
+                super().print_op(op)
+            finally:
+                if custom:
+                    self._custom_printing.pop()
             return
         # MLIR spells the top-level op ``module``; xDSL would print ``builtin.module``.
         self.enter_scope()

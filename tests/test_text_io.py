@@ -194,3 +194,35 @@ def test_a_use_with_another_type_is_reported_as_mlir_does() -> None:
         parse_module_text(triton_context(), text)
     assert info.value.message == "use of value '%a' expects different type than prior uses: 'i64' vs 'i32'"
     assert SourceFile("t", text).line_col(info.value.offset) == (3, 21)
+
+
+_WHILE = """module {
+  tt.func public @k(%n: i32) {
+    %c0 = arith.constant 0 : i32 loc("a.py":1:1)
+    %r = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %n : i32 loc("a.py":2:2)
+      scf.condition(%c) %i : i32 loc("a.py":2:3)
+    } do {
+    ^bb0(%j: i32 loc("a.py":3:1)):
+      %c1 = arith.constant 1 : i32 loc("a.py":3:2)
+      %s = arith.addi %j, %c1 : i32 loc("a.py":3:3)
+      scf.yield %s : i32 loc("a.py":3:4)
+    } loc("a.py":4:4)
+    tt.return loc("a.py":5:5)
+  } loc("a.py":6:6)
+} loc("a.py":7:7)
+"""
+
+
+def test_locations_of_ops_with_regions_follow_the_whole_op() -> None:
+    """scf.while prints its type before its regions; its location still ends the op (MLIR
+    reads a location only there), and Triton re-reads the output."""
+    out = io.StringIO()
+    print_module(parse_module_text(triton_context(), _WHILE).module, out, debuginfo=True)
+    text = out.getvalue()
+    while_line = next(line for line in text.splitlines() if "scf.while" in line)
+    assert "loc(" not in while_line
+    assert '} loc("a.py":4:4)' in text
+    assert parse_module_text(triton_context(), text).module is not None
+    if oracle.HAVE_TRITON:
+        assert "scf.while" in oracle.triton_reprint(text, debug_info=True)
