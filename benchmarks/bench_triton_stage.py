@@ -1,0 +1,135 @@
+"""Triton 3.9 with and without ltc as its layout stage (``ltc.triton.install("layouts")``).
+
+    python benchmarks/bench_triton_stage.py [SUBSTRING ...] [--setting cuda90-w4 ...] [--limit N]
+                                            [--json OUT.json]
+
+For every corpus variant (``build_corpus.py``; built when missing) whose id contains a
+SUBSTRING: its TTIR compiled to cubin by ``triton.compile`` twice on the CPU
+(``GPUTarget("cuda", CC, 32)``, ``num_warps`` from the setting): Triton alone, then with
+ltc installed (``strict=False``: a kernel ltc does not take is compiled by Triton and
+counted as a fallback, with ltc's one-line reason). Columns: ``ttg.convert_layout`` in the
+final TTGIR of each, SASS instructions of each cubin (same ``ptxas``: Triton's bundled
+one), and the verdict. Totals: compiled to cubin with ltc, fallbacks, conversions and SASS
+ltc <= Triton per kernel and in total. Targets (issue 18): every variant compiles to cubin
+with ltc installed; conversions <= Triton's on every kernel; SASS <= Triton's on >= 95 % of
+the kernels and in total. Exit status 1 when one is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import build_corpus  # noqa: E402
+import sass_stats  # noqa: E402
+
+SETTINGS = ("cuda90-w4", "cuda90-w8", "cuda80-w4", "cuda80-w8")
+
+
+class _Reasons(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def _compile(path: Path, cc: int, warps: int) -> Any:
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    with triton.knobs.compilation.scope():
+        triton.knobs.compilation.always_compile = True
+        return triton.compile(str(path), target=GPUTarget("cuda", cc, 32), options={"num_warps": warps})
+
+
+def _sass(compiled: Any) -> int:
+    return sass_stats.sass_counts(sass_stats.sass_text(compiled.asm["cubin"])).instructions
+
+
+def measure(path: Path, cc: int, warps: int, reasons: _Reasons) -> dict[str, Any]:
+    import ltc.triton
+
+    row: dict[str, Any] = {"variant": f"{path.parent.name}/{path.stem}"}
+    try:
+        base = _compile(path, cc, warps)
+    except Exception as e:  # noqa: BLE001 - Triton itself refuses: not ltc's row
+        row["error"] = f"triton: {' '.join(str(e).split())[:160]}"
+        return row
+    reasons.lines.clear()
+    start = time.perf_counter()
+    try:
+        with ltc.triton.install("layouts", strict=False):
+            ours = _compile(path, cc, warps)
+    except Exception as e:  # noqa: BLE001
+        row["error"] = f"with ltc: {' '.join(str(e).split())[:160]}"
+        return row
+    row["seconds_with_ltc"] = round(time.perf_counter() - start, 2)
+    row["fallback"] = reasons.lines[0] if reasons.lines else None
+    row["cvt_triton"] = base.asm["ttgir"].count("ttg.convert_layout")
+    row["cvt_ltc"] = ours.asm["ttgir"].count("ttg.convert_layout")
+    row["sass_triton"] = _sass(base)
+    row["sass_ltc"] = _sass(ours)
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("substrings", nargs="*")
+    ap.add_argument("--setting", nargs="+", choices=SETTINGS, default=["cuda90-w4"])
+    ap.add_argument("--limit", type=int, default=None, help="at most N variants per setting")
+    ap.add_argument("--json", type=Path, default=None)
+    a = ap.parse_args(argv)
+    corpus = build_corpus.ensure_corpus() if hasattr(build_corpus, "ensure_corpus") else HERE / ".cache" / "corpus"
+    reasons = _Reasons()
+    logging.getLogger("ltc.triton").addHandler(reasons)
+    logging.getLogger("ltc.triton").propagate = False
+    rows = []
+    for setting in a.setting:
+        cc, warps = (int(x) for x in re.fullmatch(r"cuda(\d+)-w(\d+)", setting).groups())  # type: ignore[union-attr]
+        paths = sorted((Path(corpus) / setting).glob("*.ttir"))
+        paths = [p for p in paths if not a.substrings or any(s in p.stem for s in a.substrings)][: a.limit]
+        for p in paths:
+            row = measure(p, cc, warps, reasons)
+            rows.append(row)
+            if "error" in row:
+                print(f"{row['variant']:70s} ERROR {row['error']}", flush=True)
+                continue
+            verdict = "fallback: " + row["fallback"] if row["fallback"] else (
+                "ok" if row["cvt_ltc"] <= row["cvt_triton"] and row["sass_ltc"] <= row["sass_triton"] else
+                f"WORSE{' cvt' if row['cvt_ltc'] > row['cvt_triton'] else ''}"
+                f"{' sass' if row['sass_ltc'] > row['sass_triton'] else ''}")
+            print(f"{row['variant']:70s} cvt {row['cvt_ltc']:3d}/{row['cvt_triton']:<3d} "
+                  f"sass {row['sass_ltc']:5d}/{row['sass_triton']:<5d} {verdict}", flush=True)
+    done = [r for r in rows if "error" not in r]
+    taken = [r for r in done if not r["fallback"]]
+    cvt_worse = [r["variant"] for r in taken if r["cvt_ltc"] > r["cvt_triton"]]
+    sass_le = sum(r["sass_ltc"] <= r["sass_triton"] for r in taken)
+    errors = [r for r in rows if "error" in r and r["error"].startswith("with ltc")]
+    print(f"\n{len(rows)} variants: {len(done)} compiled to cubin with ltc installed, "
+          f"{len(errors)} failed with ltc, {len(done) - len(taken)} fell back to Triton's stage, "
+          f"{sum('error' in r and r['error'].startswith('triton') for r in rows)} refused by Triton itself")
+    if taken:
+        print(f"laid out by ltc: {len(taken)}; conversions {sum(r['cvt_ltc'] for r in taken)} vs Triton "
+              f"{sum(r['cvt_triton'] for r in taken)} (ltc more on {len(cvt_worse)}); SASS ltc <= Triton on "
+              f"{sass_le}/{len(taken)} ({100 * sass_le / len(taken):.1f} %), total "
+              f"{sum(r['sass_ltc'] for r in taken)} vs {sum(r['sass_triton'] for r in taken)}")
+    if a.json:
+        a.json.write_text(json.dumps(rows, indent=1))
+    ok = (not errors and len(taken) == len(done) and not cvt_worse and taken
+          and sass_le >= 0.95 * len(taken) and sum(r["sass_ltc"] for r in taken) <= sum(r["sass_triton"] for r in taken))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
