@@ -95,7 +95,7 @@ from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.encodings.shared import NVMMASharedEncoding, shape_per_cta
 from ltc.linear_layout import LinearLayout
-from ltc.passes.layout_ir import ModuleConfig, encoding_of_type, layout_of, tensor_shape, with_layout
+from ltc.passes.layout_ir import ModuleConfig, encoding_of_type, layout_of, tensor_shape, walk_list, with_layout
 
 __all__ = [
     "AccelerateMatmulPass",
@@ -636,7 +636,7 @@ def _promote(value: SSAValue, elem: Attribute, before: Operation) -> SSAValue:
 def _decompose_mixed_mode(module: ModuleOp, capability: int) -> None:
     """Promote dot operands the chosen unit cannot multiply natively (Triton's
     ``decomposeMixedModeDotOp``)."""
-    for dot in [op for op in module.walk() if isinstance(op, DotOp)]:
+    for dot in [op for op in walk_list(module) if isinstance(op, DotOp)]:
         a_elem, d_elem = _elem(dot.a), _elem(dot.d)
         mma = layout_of(dot.d)
         if isinstance(mma, NvidiaMmaEncoding):
@@ -661,7 +661,7 @@ class AccelerateMatmulPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         config = ModuleConfig.of(op)
-        dots = [o for o in op.walk() if isinstance(o, DotOp)]
+        dots = [o for o in walk_list(op) if isinstance(o, DotOp)]
         # Triton's greedy rewrite visits the dots last to first: a dot's warps may copy
         # those of a later dot it feeds.
         for dot in reversed(dots):

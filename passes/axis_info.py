@@ -48,6 +48,7 @@ from xdsl.traits import IsolatedFromAbove
 from ltc.dialects.tt import FuncOp, PtrType
 from ltc.dialects.verifier import class_has_trait
 from ltc.passes.cfg import edges, is_branch
+from ltc.passes.layout_ir import walk_list
 
 __all__ = [
     "KMAX_DIVISOR",
@@ -858,6 +859,12 @@ class _FunctionSolver:
         self.queue: deque[Operation] = deque()
         self.queued: set[Operation] = set()
         self.live_if_regions: set[Region] = set()
+        # Ops of ``visit_generic`` visited since an operand last changed: a revisit would
+        # compute the info it joined then, which the join keeps (an op's results are
+        # joined by its visits alone, each time with what the visit computes), so it is
+        # skipped. Most ops are queued by an operand before the program-order pass
+        # reaches them, and nothing has changed by the time the queue comes to them.
+        self.settled: set[Operation] = set()
 
     # -- lattice --------------------------------------------------------------------
 
@@ -866,8 +873,11 @@ class _FunctionSolver:
         new = info if old is None else old.join(info)
         if new != old:
             self.lattice[value] = new
+            settled = self.settled
             for use in value.uses:
-                self.enqueue(use.operation)
+                user = use.operation
+                settled.discard(user)
+                self.enqueue(user)
 
     def enqueue(self, op: Operation) -> None:
         if op not in self.queued:
@@ -881,12 +891,13 @@ class _FunctionSolver:
         assert entry is not None
         for i, arg in enumerate(entry.args):
             self.join(arg, self.func_arg_state(func, i, arg))
-        for op in func.body.walk():
+        for op in walk_list(func.body):
             self.visit(op)
         while self.queue:
             op = self.queue.popleft()
             self.queued.discard(op)
-            self.visit(op)
+            if op not in self.settled:
+                self.visit(op)
 
     def func_arg_state(self, func: FuncOp, index: int, arg: SSAValue) -> AxisInfo:
         info = _apply_hints(AxisInfo.unknown(_rank_of(arg.type)), _func_arg_attrs(func, index))
@@ -938,6 +949,7 @@ class _FunctionSolver:
                 for block in region.blocks:
                     for arg in block.args:  # e.g. a reduction's combine arguments
                         self.join(arg, AxisInfo.unknown(_rank_of(arg.type)))
+            self.settled.add(op)
             self.visit_generic(op)
 
     def visit_generic(self, op: Operation) -> None:
@@ -1003,7 +1015,7 @@ class _FunctionSolver:
             if region in self.live_if_regions or not self.if_region_taken(op, index):
                 continue
             self.live_if_regions.add(region)
-            for inner in region.walk():
+            for inner in walk_list(region):
                 self.enqueue(inner)
 
     def visit_while(self, op: Operation) -> None:
@@ -1054,7 +1066,7 @@ def _pessimistic(value: SSAValue) -> AxisInfo:
 def _functions(op: Operation) -> list[FuncOp]:
     if isinstance(op, FuncOp):
         return [op] if op.body.blocks else []
-    return [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]
+    return [f for f in walk_list(op) if isinstance(f, FuncOp) and f.body.blocks]
 
 
 def _callee_name(call: Operation) -> str | None:
@@ -1070,7 +1082,7 @@ def _callers_first(funcs: list[FuncOp]) -> list[FuncOp]:
     callees: dict[FuncOp, list[FuncOp]] = {f: [] for f in funcs}
     called: set[FuncOp] = set()
     for f in funcs:
-        for op in f.body.walk():
+        for op in walk_list(f.body):
             if op.name == "tt.call" and (target := by_name.get(_callee_name(op) or "")) is not None:
                 callees[f].append(target)
                 called.add(target)
@@ -1106,7 +1118,7 @@ class AxisInfoAnalysis:
         seeds: dict[FuncOp, dict[int, dict[str, int]]] = {f: {} for f in funcs}
         for func in ordered:
             _FunctionSolver(self._lattice, seeds[func]).run(func)
-            for call in func.body.walk():
+            for call in walk_list(func.body):
                 callee = by_name.get(_callee_name(call) or "") if call.name == "tt.call" else None
                 if callee is not None:
                     self._seed_callee(callee, call, seeds[callee])

@@ -55,10 +55,11 @@ from xdsl.traits import IsolatedFromAbove
 
 from ltc.dialects.tt import PtrType
 from ltc.dialects.ttg import ConvertLayoutOp
+from ltc.dialects.verifier import class_has_trait
 from ltc.encodings.base import CGALayout
 from ltc.encodings.blocked import BlockedEncoding, blocked_for_shape
 from ltc.passes.axis_info import AxisInfoAnalysis, contiguity_order, pointee_bits
-from ltc.passes.layout_ir import TARGET, ModuleConfig, convert_before, layout_of, retype, with_layout
+from ltc.passes.layout_ir import TARGET, ModuleConfig, convert_before, layout_of, retype, walk_list, with_layout
 from ltc.passes.strides import StrideAnalysis, Strides, contiguous_dims, pow2_divisor
 
 __all__ = [
@@ -196,7 +197,7 @@ def _slice_successors(op: Operation) -> Iterator[Operation]:
             parent = v.block.parent_op()
             if (
                 parent is not None
-                and not parent.has_trait(IsolatedFromAbove)
+                and not class_has_trait(type(parent), IsolatedFromAbove)
                 and len(parent.regions) == 1
                 and len(parent.regions[0].blocks) == 1
             ):
@@ -225,7 +226,7 @@ class SliceIndex:
         # each op's steps, listed once: the search and the closing of its component
         # both go through them
         self._succs: dict[Operation, list[Operation]] = {}
-        for start in root.walk():
+        for start in walk_list(root):
             if start in index:
                 continue
             index[start] = low[start] = len(index)
@@ -439,7 +440,7 @@ class CoalescePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         planner = CoalescePlanner(op, span_rows=self.span_rows)
         plan: list[tuple[Operation, BlockedEncoding]] = []
-        for mem in op.walk():
+        for mem in walk_list(op):
             ptr = memory_pointer(mem)
             if ptr is None or not _is_pointer_tensor(ptr) or layout_of(ptr) is None:
                 continue

@@ -31,7 +31,17 @@ from ltc.hardware import check_num_warps
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.slice import SliceEncoding
 from ltc.passes.layout_engine import LayoutEngine, walk_values
-from ltc.passes.layout_ir import NUM_CTAS, NUM_WARPS, TARGET, THREADS_PER_WARP, convert_before, layout_of, retype, with_layout
+from ltc.passes.layout_ir import (
+    NUM_CTAS,
+    NUM_WARPS,
+    TARGET,
+    THREADS_PER_WARP,
+    convert_before,
+    layout_of,
+    retype,
+    walk_list,
+    with_layout,
+)
 
 __all__ = ["ConvertTritonToTritonGPUPass"]
 
@@ -65,7 +75,7 @@ class ConvertTritonToTritonGPUPass(ModulePass):
         op.attributes[NUM_WARPS] = IntegerAttr(self.num_warps, i32)
         op.attributes[TARGET] = StringAttr(self.target)
         op.attributes[THREADS_PER_WARP] = IntegerAttr(self.threads_per_warp, i32)
-        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+        for func in [f for f in walk_list(op) if isinstance(f, FuncOp)]:
             if func.body.blocks:
                 self._convert_function(func)
 
@@ -105,16 +115,19 @@ class ConvertTritonToTritonGPUPass(ModulePass):
             else:
                 enc = default_blocked(t.get_shape(), self.num_warps, self.threads_per_warp)
             retype(v, with_layout(t, enc))
-        for dot in [o for o in func.walk() if isinstance(o, DotOp)]:
+        # the dots, gathers / scatters and returns, in walk order (the conversions
+        # inserted below are none of them)
+        ops = walk_list(func)
+        for dot in [o for o in ops if isinstance(o, DotOp)]:
             parent = layout_of(dot.d)
             for i in (0, 1):
                 dot.operands[i] = convert_before(dot.operands[i], DotOperandEncoding(i, parent), dot)  # type: ignore[arg-type]
             dot.operands[2] = convert_before(dot.operands[2], parent, dot)  # type: ignore[arg-type]
         LayoutEngine(body).rewrite({})
         offsets = self.gather_offsets_layout()
-        for g in [o for o in func.walk() if isinstance(o, (DescriptorGatherOp, DescriptorScatterOp))]:
+        for g in [o for o in ops if isinstance(o, (DescriptorGatherOp, DescriptorScatterOp))]:
             g.operands[1] = convert_before(g.x_offsets, offsets, g)
-        returns = [o for o in func.walk() if isinstance(o, ReturnOp)]
+        returns = [o for o in ops if isinstance(o, ReturnOp)]
         outputs = [v.type for v in returns[0].operands] if returns else list(func.function_type.outputs.data)
         entry = body.blocks.first
         assert entry is not None

@@ -15,6 +15,8 @@ from __future__ import annotations
 from xdsl.dialects import scf
 from xdsl.ir import Operation
 
+from ltc.passes.layout_ir import walk_list
+
 __all__ = ["use_invariant_carries"]
 
 
@@ -29,7 +31,7 @@ def use_invariant_carries(root: Operation) -> int:
 
 def _bypass_once(root: Operation) -> int:
     done = 0
-    for op in list(root.walk()):
+    for op in walk_list(root):
         if isinstance(op, scf.ForOp):
             y = op.body.block.last_op
             if not isinstance(y, scf.YieldOp):

@@ -55,7 +55,16 @@ from ltc.passes.conversion_cost import element_bits_of
 from ltc.passes.cfg import edges, incoming, is_branch, operand_targets
 from ltc.passes.layout_log import LayoutLog
 from ltc.passes.layout_objective import LayoutObjective, consistent, minimize, triton_rule_start
-from ltc.passes.layout_ir import ModuleConfig, convert_before, encoding_of_type, layout_of, retype, tensor_shape, with_layout
+from ltc.passes.layout_ir import (
+    ModuleConfig,
+    convert_before,
+    encoding_of_type,
+    layout_of,
+    retype,
+    tensor_shape,
+    walk_list,
+    with_layout,
+)
 from ltc.passes.layout_rules import (
     OpKind,
     backward,
@@ -231,7 +240,7 @@ class LayoutEngine:
 
     def propagate(self) -> None:
         work: list[tuple[SSAValue, Encoding, bool]] = []
-        for op in self.body.walk():
+        for op in walk_list(self.body):
             k = kind_of(op)
             if k is OpKind.ANCHOR:
                 for r in tensor_results(op):
@@ -404,7 +413,7 @@ class LayoutEngine:
             return rule
         obj = LayoutObjective(self.cands, self._price)
         variables = list(greedy)
-        body_ops = list(self.body.walk())
+        body_ops = walk_list(self.body)
         best, best_cost = None, None
         # The conflict rule over every candidate (not only the anchors' reach, as the
         # "triton" strategy): a start that keeps layouts near memory ops blocked.
@@ -494,7 +503,7 @@ class LayoutEngine:
 
     def rewrite(self, choice: dict[SSAValue, Encoding]) -> None:
         required: dict[tuple[Operation, int], TensorType] = {}
-        for op in self.body.walk():
+        for op in walk_list(self.body):
             if kind_of(op) is OpKind.ANCHOR:
                 for i, o in enumerate(op.operands):
                     if isinstance(o.type, TensorType):
@@ -502,7 +511,7 @@ class LayoutEngine:
         for v, enc in choice.items():
             if layout_of(v) != enc:
                 retype(v, with_layout(v.type, enc))
-        for op in list(self.body.walk()):
+        for op in walk_list(self.body):
             self._legalize(op, required)
 
     def _legalize(self, op: Operation, required: dict[tuple[Operation, int], TensorType]) -> None:

@@ -98,6 +98,8 @@ class LayoutObjective:
         self._bw: dict[tuple[Operation, Encoding], Encoding | None] = {}
         self._eq: dict[tuple[Encoding, Encoding, TensorType], bool] = {}
         self._info: dict[Operation, _OpInfo] = {}
+        self._groups: dict[SSAValue, tuple[SSAValue, ...]] = {}
+        self._loops: dict[SSAValue, Operation | None] = {}
         self.evaluations = 0
         """Op terms computed so far (``minimize`` stops at its budget)."""
 
@@ -319,7 +321,8 @@ class LayoutObjective:
         breadth first, values of ``x``'s own loop before the others, so that a prefix of
         the order is a region that stays in the loop (``try_prefix``)."""
         seen = {x}
-        home = _loop_of(x)
+        loop_of = self.loop_of
+        home = loop_of(x)
         work = [(0, 0, 0, x, c)]
         tick = 0
         while work and tick < MAX_REGION:
@@ -336,7 +339,23 @@ class LayoutObjective:
                     continue
                 seen.add(u)
                 tick += 1
-                heappush(work, (0 if _loop_of(u) is home else 1, dist + 1, tick, u, pick))
+                heappush(work, (0 if loop_of(u) is home else 1, dist + 1, tick, u, pick))
+
+    # (the IR is fixed while the objective lives: a value's group and loop are kept)
+    def group(self, v: SSAValue) -> tuple[SSAValue, ...]:
+        """``group(v)``."""
+        got = self._groups.get(v)
+        if got is None:
+            got = self._groups[v] = group(v)
+        return got
+
+    def loop_of(self, v: SSAValue) -> Operation | None:
+        """``_loop_of(v)``."""
+        try:
+            return self._loops[v]
+        except KeyError:
+            got = self._loops[v] = _loop_of(v)
+            return got
 
     def try_prefix(self, move: Iterable[tuple[SSAValue, Encoding]]) -> list[SSAValue]:
         """Apply the best non-empty prefix of ``move`` if it lowers the objective; returns
@@ -397,7 +416,7 @@ class LayoutObjective:
         return out
 
     def _set(self, v: SSAValue, e: Encoding) -> None:
-        for m in group(v):
+        for m in self.group(v):
             self.choice[m] = e
         for op in self.touching(v):
             self._terms.pop(op, None)

@@ -147,6 +147,26 @@ def _is_elementwise(op: Operation) -> bool:
 
 def kind_of(op: Operation) -> OpKind:
     name = op.name
+    k = _KIND_OF_NAME.get(name)
+    if k is not None:
+        return k
+    if name in _MEMORY:
+        return OpKind.ANCHOR if is_expensive_memory_op(op) else OpKind.SAME
+    if name == "tt.scan":
+        # Scans lower for blocked layouts only; anything else stays where it is.
+        encs = {encoding_of_type(v.type) for v in tensor_operands(op)}
+        return OpKind.SAME if all(isinstance(e, BlockedEncoding) for e in encs) else OpKind.ANCHOR
+    k = _KIND_OF_NAME[name] = _kind_of_name(op)
+    return k
+
+
+# The layout passes ask for the kind of an op some thirty times each: but for memory ops
+# and scans (see kind_of) it follows from the op's name alone, and is kept per name.
+_KIND_OF_NAME: dict[str, OpKind] = {}
+
+
+def _kind_of_name(op: Operation) -> OpKind:
+    name = op.name
     if name == "ttg.convert_layout":
         return OpKind.CONVERT
     if name in _SOURCES:
@@ -157,12 +177,7 @@ def kind_of(op: Operation) -> OpKind:
         return OpKind.SHAPE
     if name in _REGIONS:
         return OpKind.REGION
-    if name in _MEMORY:
-        return OpKind.ANCHOR if is_expensive_memory_op(op) else OpKind.SAME
-    if name == "tt.scan":
-        # Scans lower for blocked layouts only; anything else stays where it is.
-        encs = {encoding_of_type(v.type) for v in tensor_operands(op)}
-        return OpKind.SAME if all(isinstance(e, BlockedEncoding) for e in encs) else OpKind.ANCHOR
+    assert name not in _MEMORY and name != "tt.scan"
     if _is_elementwise(op):
         return OpKind.SAME
     return OpKind.ANCHOR

@@ -48,7 +48,7 @@ from ltc.encodings.shared import SwizzledSharedEncoding, shape_per_cta
 from ltc.linear_layout import LayoutError, LinearLayout
 from ltc.lowering.plans.locality import trivial_over
 from ltc.passes.accelerate_matmul import order_for_memory
-from ltc.passes.layout_ir import encoding_of_type, linear_layout_of, tensor_shape
+from ltc.passes.layout_ir import encoding_of_type, linear_layout_of, tensor_shape, walk_list
 
 __all__ = [
     "ReduceDataDuplicationPass",
@@ -257,6 +257,6 @@ class ReduceDataDuplicationPass(ModulePass):
 def reduce_data_duplication(module: ModuleOp) -> bool:
     """The pass on ``module``; returns whether it changed anything."""
     changed = False
-    for cvt in [o for o in module.walk() if isinstance(o, ConvertLayoutOp)]:
+    for cvt in [o for o in walk_list(module) if isinstance(o, ConvertLayoutOp)]:
         changed |= _rewrite(cvt)
     return changed

@@ -20,6 +20,7 @@ from xdsl.rewriter import Rewriter
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import LayoutEngine, LayoutLog
+from ltc.passes.layout_ir import walk_list
 from ltc.passes.invariant_carries import use_invariant_carries
 from ltc.passes.layout_rules import OpKind, kind_of
 from ltc.passes.conversion_cost import never_worse_than_rule
@@ -108,7 +109,7 @@ def remove_dead_ops(module: ModuleOp) -> int:
     SHAPE / CONVERT ops other than memory accesses), last first so chains go at once;
     returns how many went."""
     erased = 0
-    for op in reversed(list(module.walk())):
+    for op in reversed(walk_list(module)):
         if op.regions or any(r.uses for r in op.results) or not op.results:
             continue
         if op.name in _EFFECTFUL or kind_of(op) not in _PURE_KINDS:
@@ -132,7 +133,7 @@ _EFFECTFUL = {
 
 
 def _converts(func: FuncOp) -> list[ConvertLayoutOp]:
-    return [op for op in func.walk() if isinstance(op, ConvertLayoutOp)]
+    return [op for op in walk_list(func) if isinstance(op, ConvertLayoutOp)]
 
 
 def remove_layout_conversions(
@@ -143,7 +144,7 @@ def remove_layout_conversions(
     ``strategy`` is the engine's (``LayoutEngine.strategy``). Returns whether the result
     is settled (``canonicalize_module``)."""
     use_invariant_carries(module)
-    funcs = [op for op in module.walk() if isinstance(op, FuncOp)]
+    funcs = [op for op in walk_list(module) if isinstance(op, FuncOp)]
     for func in funcs:
         if not func.body.blocks:
             continue

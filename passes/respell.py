@@ -32,7 +32,7 @@ from xdsl.rewriter import Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding, to_linear_layout
-from ltc.passes.layout_ir import layout_of, retype, tensor_shape, with_layout
+from ltc.passes.layout_ir import layout_of, retype, tensor_shape, walk_list, with_layout
 from ltc.passes.layout_rules import OpKind, kind_of, tensor_operands, tensor_results
 
 __all__ = ["respell", "respell_conversions"]
@@ -52,7 +52,7 @@ def respell(root: Operation) -> tuple[int, bool]:
     respelled)."""
     removed = 0
     changed = False
-    for cvt in [op for op in root.walk() if isinstance(op, ConvertLayoutOp)]:
+    for cvt in [op for op in walk_list(root) if isinstance(op, ConvertLayoutOp)]:
         if cvt.parent is None:
             continue
         src, dst = layout_of(cvt.operands[0]), layout_of(cvt.results[0])
