@@ -3,7 +3,10 @@
 Grammar of the attribute text Triton 3.9 prints (``#ttg.blocked<{...}>`` and
 friends)::
 
-    attr   := '#' NAME ( '<' item (','? item)* '>' )?     NAME = dialect.mnemonic
+    attr   := '#' NAME ( '<' items? '>' )?                NAME = dialect.mnemonic
+    items  := item                                      (most attributes)
+            | item ',' item                             (shared_linear: {...}, alignment = N)
+            | list item                                 (padded_shared: [..] {...}, no comma)
     alias  := '#' IDENT                                 (no '<', no '.')
     item   := value
     value  := INT | 'true' | 'false' | IDENT | list | dict | attr | alias
@@ -170,10 +173,11 @@ class _Parser:
                 return AliasRef(name, col)
             self._next()
             items: list[Value] = []
-            while not self._at(">"):
+            if not self._at(">"):
                 items.append(self._item())
-                if self._at(","):
-                    self._next()
+            while not self._at(">"):
+                self._separator(name, items)
+                items.append(self._item())
             self._expect(">")
             return AttrNode(name, tuple(items), col, self.pos + 1)
         if val == "[":
@@ -195,6 +199,34 @@ class _Parser:
             self._expect("}")
             return DictValue(tuple(entries), col)
         raise AttrTextError(f"unexpected '{val}'", col)
+
+    def _separator(self, name: str, items: list[Value]) -> None:
+        """What Triton reads after ``items`` inside ``<...>`` when no ``>`` follows:
+        ``shared_linear`` a ``,`` before ``alignment = N``, ``padded_shared`` its
+        dictionary right after the interval list (no comma); every other attribute
+        (and these, once complete) the ``>``. Like MLIR, a missing token is reported
+        just after the previous one."""
+        end_col = self.pos + 1
+        if name == "ttg.padded_shared" and len(items) == 1 and isinstance(items[0], ListValue):
+            if self._at(","):
+                raise AttrTextError("expected attribute value", self._peek()[2])  # type: ignore[index]
+            return
+        if name == "ttg.shared_linear" and len(items) == 1:
+            first = items[0]
+            if isinstance(first, DictValue) and any(key == "alignment" for key, _, _ in first.entries):
+                # Triton checks the bases' dictionary before it reads on
+                tok = self._peek()
+                raise AttrTextError(
+                    "alignment must be specified outside of the linear layout braces", tok[2] if tok else end_col
+                )
+            if not self._at(","):
+                raise AttrTextError("expected ','", end_col)
+            self._next()
+            tok = self._peek()
+            if tok is None or tok[:2] != ("ident", "alignment"):
+                raise AttrTextError("expected 'alignment'", tok[2] if tok else len(self.text) + 1)
+            return
+        raise AttrTextError("expected '>'", end_col)
 
     def _item(self) -> Value:
         """A value, or ``key = value`` written directly inside ``<...>``

@@ -47,6 +47,14 @@ def _accepted(tmp_path: Path, text: str, *flags: str) -> str:
     return stdout.getvalue()
 
 
+def _accepted_as_triton_reads_it(tmp_path: Path, text: str) -> None:
+    """ltc accepts ``text``, and (where Triton is at hand) its output reads back in
+    Triton as ``text`` itself does."""
+    out = _accepted(tmp_path, text)
+    if HAVE_TRITON:
+        assert triton_reprint(out) == triton_reprint(text)
+
+
 # ---------------------------------------------------------------- 04: huge payloads in messages
 def _hex_i32(values: range) -> str:
     return struct.pack(f"<{len(values)}i", *values).hex().upper()
@@ -1064,9 +1072,7 @@ _ACCEPTED_15 = [
 
 @pytest.mark.parametrize("text", _ACCEPTED_15)
 def test_what_triton_accepts_beside_these_rules(tmp_path: Path, text: str) -> None:
-    out = _accepted(tmp_path, text)
-    if HAVE_TRITON:
-        assert triton_reprint(out) == triton_reprint(text)
+    _accepted_as_triton_reads_it(tmp_path, text)
 
 
 # ---------------------------------------------------------------- 15: what Triton 3.9 still rejected (100k run, seed 93)
@@ -1249,9 +1255,7 @@ _ACCEPTED_39 = [
 
 @pytest.mark.parametrize("text", _ACCEPTED_39)
 def test_what_triton_39_accepts_beside_these_rules(tmp_path: Path, text: str) -> None:
-    out = _accepted(tmp_path, text)
-    if HAVE_TRITON:
-        assert triton_reprint(out) == triton_reprint(text)
+    _accepted_as_triton_reads_it(tmp_path, text)
 
 
 # ---------------------------------------------------------------- the seed-93 run's last classes
@@ -1370,9 +1374,7 @@ _ACCEPTED_93_LAST = [
 
 @pytest.mark.parametrize("text", _ACCEPTED_93_LAST)
 def test_what_triton_39_accepts_beside_the_last_classes(tmp_path: Path, text: str) -> None:
-    out = _accepted(tmp_path, text)
-    if HAVE_TRITON:
-        assert triton_reprint(out) == triton_reprint(text)
+    _accepted_as_triton_reads_it(tmp_path, text)
 
 
 def test_i16_gather_offsets_pass_the_layout_pass(tmp_path: Path) -> None:
@@ -1580,6 +1582,133 @@ _ACCEPTED_101 = [
 
 @pytest.mark.parametrize("text", _ACCEPTED_101)
 def test_what_triton_39_accepts_beside_the_seed_101_classes(tmp_path: Path, text: str) -> None:
-    out = _accepted(tmp_path, text)
-    if HAVE_TRITON:
-        assert triton_reprint(out) == triton_reprint(text)
+    _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# ---------------------------------------------------------------- 15: separators, TMEM messages, scaled-MMA K
+_SL_BASES = "{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 0], [8, 0]]}"
+_BLK_4x8 = "sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]"
+_PAD = "{order = [1, 0], shape = [64, 64]}"
+
+
+def _shared_arg(shape: str, enc: str) -> str:
+    return _memdesc_arg(f"{shape}, {enc}, #ttg.shared_memory")
+
+
+def _lin(regs: str, lanes: str, warps: str) -> str:
+    return f"#ttg.linear<{{register = {regs}, lane = {lanes}, warp = {warps}, block = []}}>"
+
+
+def _tmem_io(op: str, shape: str, reg: str, block_m: int, block_n: int, col_stride: int = 1, warps: int = 4) -> str:
+    """``ttng.tmem_alloc`` / ``tmem_load`` / ``tmem_store`` of a ``shape`` tensor laid out as ``reg``."""
+    md = (f"!ttg.memdesc<{shape}, #ttng.tensor_memory_encoding<blockM = {block_m}, blockN = {block_n}, "
+          f"colStride = {col_stride}>, #ttng.tensor_memory, mutable>")
+    ty = f"tensor<{shape}, {reg}>"
+    body = {
+        "alloc": f"  %r = ttng.tmem_alloc %x : ({ty}) -> {md}\n",
+        "load": f"  %r = ttng.tmem_load %m : {md} -> {ty}\n",
+        "store": f"  %t = arith.constant true\n  ttng.tmem_store %x, %m, %t : {ty} -> {md}\n",
+    }[op]
+    return _fn(body, f"%x: {ty}, %m: {md}").replace('"ttg.num-warps" = 4', f'"ttg.num-warps" = {warps}')
+
+
+_M16x256 = _lin("[[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0]]", "[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]",
+               "[[32, 0], [64, 0]]")
+
+
+def _maxnreg(text: str, n: int) -> str:
+    return text.replace('ttg.target = "cuda:100"', f'ttg.target = "cuda:100", "ttg.maxnreg" = {n} : i32')
+
+
+_S0 = "#ttg.nvmma_shared<{{swizzlingByteWidth = 0, transposed = {t}, elementBitWidth = 8}}>"
+
+
+def _scaled_k(k_a: int, k_b: int, lhs: str, rhs: str, a_el: str, b_el: str) -> str:
+    """A scaled MMA of unswizzled operands: a is 128 x ``k_a``, b ``k_b`` x 128 (both i8 when e2m1)."""
+    text = _mma5_scaled(f"128x{k_a}x{a_el}", f"{k_b}x128x{b_el}", "128x128xf32", lhs=lhs,
+                        a_enc=_S0.format(t="false"), b_enc=_S0.format(t="true"))
+    return text.replace("rhs = e2m1", f"rhs = {rhs}")
+
+
+# lanes of a 32x32b message whose rows 8 and 16 are swapped: every lane still holds its own
+# row (ltc's former necessary condition), but no message atom tiles it
+_LANES_SWAPPED = "[[1, 0], [2, 0], [4, 0], [16, 0], [8, 0]]"
+_COLS_64 = "[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]]"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # attribute items are separated as Triton's parsers read them: shared_linear's
+        # ', alignment = N' needs its comma, padded_shared's dictionary has none, every other
+        # attribute (and these once complete) ends at '>'; a missing token is reported just
+        # after the previous one, as MLIR does
+        (_shared_arg("16x16xf16", f"#ttg.shared_linear<{_SL_BASES} alignment = 16>"), (2, 134), "expected ','"),
+        (_shared_arg("16x16xf16", f"#ttg.shared_linear<{_SL_BASES}, alignment = 16,>"), (2, 150), "expected '>'"),
+        (_shared_arg("16x16xf16", f"#ttg.shared_linear<{_SL_BASES}, alignment = 16 alignment = 16>"), (2, 150),
+         "expected '>'"),
+        (_shared_arg("16x16xf16", f"#ttg.shared_linear<{_SL_BASES},>"), (2, 135), "expected 'alignment'"),
+        (_shared_arg("4x4xf16", "#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [2, 0]], alignment = 16}  , "
+                     "alignment = 16>"), (2, 118), "alignment must be specified outside of the linear layout braces"),
+        (_shared_arg("64x64xf16", f"#ttg.padded_shared<[32:+4], {_PAD}>"), (2, 66), "expected attribute value"),
+        (_shared_arg("64x64xf16", f"#ttg.padded_shared<[32:+4] {_PAD},>"), (2, 101), "expected '>'"),
+        (_shared_arg("64x64xf16", f"#ttg.padded_shared<[32:+4] {_PAD} {{}}>"), (2, 101), "expected '>'"),
+        (_fn("", f"%x: tensor<16x16xf32, #ttg.blocked<{{{_BLK_4x8}}},>>"), (2, 134), "expected '>'"),
+        (_fn("", f"%x: tensor<16x16xf32, #ttg.blocked<{{{_BLK_4x8}}} {{}}>>"), (2, 134), "expected '>'"),
+        # a register layout moves to or from tensor memory only where one tcgen05.ld/st message
+        # atom tiles it (mutant 17763 of seed 404: a blockM = 64 buffer)
+        (_tmem_io("alloc", "128x256xf32", "#ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], "
+                  "warpsPerCTA = [4, 2], order = [0, 1]}>", 64, 32, warps=8), (3, 8), "'ttng.tmem_alloc' op source"),
+        (_tmem_io("load", "128x64xf32", _lin(_COLS_64, _LANES_SWAPPED, "[[32, 0], [64, 0]]"), 128, 64), (3, 8),
+         "'ttng.tmem_load' op result"),
+        (_tmem_io("store", "128x64xf32", _lin(_COLS_64, _LANES_SWAPPED, "[[32, 0], [64, 0]]"), 128, 64), (4, 3),
+         "'ttng.tmem_store' op source"),
+        # a message may take at most half the registers: the 16x256b atom's 4 need ttg.maxnreg >= 8
+        (_maxnreg(_tmem_io("load", "128x64xf32", _M16x256, 128, 64), 6), (3, 8), "'ttng.tmem_load' op result"),
+        # 16-bit elements pack two columns into a 32-bit word only where the first register
+        # holds the next column (registers are reordered for the message, not for packing)
+        (_tmem_io("load", "128x64xf16", _lin("[[0, 2], [0, 1], [0, 4], [0, 8], [0, 16], [0, 32]]",
+                                             "[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]", "[[32, 0], [64, 0]]"),
+                  128, 64), (3, 8), "'ttng.tmem_load' op result"),
+        # one scaled tcgen05 MMA reads K = 64 values when both operands are e2m1, else 32
+        (_scaled_k(16, 16, "e4m3", "e4m3", "f8E4M3FN", "f8E4M3FN"), (3, 3),
+         "'ttng.tc_gen5_mma_scaled' op K dimension must be at least 32 for this scaled MMA, but got 16"),
+        (_scaled_k(16, 16, "e2m1", "e2m1", "i8", "i8"), (3, 3),
+         "'ttng.tc_gen5_mma_scaled' op K dimension must be at least 64 for this scaled MMA, but got 32"),
+        (_scaled_k(8, 16, "e2m1", "e4m3", "i8", "f8E4M3FN"), (3, 3),
+         "'ttng.tc_gen5_mma_scaled' op K dimension must be at least 32 for this scaled MMA, but got 16"),
+    ],
+)
+def test_separators_tmem_messages_and_scaled_k(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (got, (line, col)) == (message, where)
+
+
+_ACCEPTED_TMEM = [
+    _shared_arg("16x16xf16", f"#ttg.shared_linear<{_SL_BASES}, alignment = 16>"),
+    _shared_arg("64x64xf16", f"#ttg.padded_shared<[32:+4] {_PAD}>"),
+    # blockM = 64: lanes take 16 rows and one column bit, warps rows 16 and 32
+    _tmem_io("store", "64x128xf32", _lin("[[0, 16], [0, 64], [0, 32], [0, 2], [0, 4], [0, 1]]",
+                                         "[[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]]", "[[16, 0], [32, 0]]"), 64, 8),
+    _tmem_io("store", "64x32xi8", _lin("[[0, 1], [0, 2], [0, 16]]", "[[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]]",
+                                       "[[16, 0], [32, 0], [0, 4]]"), 64, 16, warps=8),
+    _tmem_io("load", "64x128xf16", _lin("[[0, 64], [0, 4], [0, 32], [0, 16], [0, 1], [0, 8]]",
+                                        "[[1, 0], [2, 0], [4, 0], [8, 0], [0, 2]]", "[[16, 0], [32, 0]]"), 64, 8, 2),
+    # blockM = 128, f16 unpacked (colStride = 2), registers in any order
+    _tmem_io("alloc", "256x128xf16", _lin("[[0, 16], [0, 1], [128, 0], [0, 4], [0, 64], [0, 32], [0, 8], [0, 2]]",
+                                          "[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]", "[[32, 0], [64, 0]]"), 128, 64, 2),
+    # ... and registers in order, packed
+    _tmem_io("load", "128x64xf16", _lin("[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]]",
+                                        "[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]", "[[32, 0], [64, 0]]"), 128, 64),
+    # the 16x256b atom: two registers on (row 0, col 1) and (row 8, col 0)
+    _tmem_io("load", "128x64xf32", _M16x256, 128, 64),
+    _maxnreg(_tmem_io("load", "128x64xf32", _M16x256, 128, 64), 8),
+    _scaled_k(32, 32, "e4m3", "e4m3", "f8E4M3FN", "f8E4M3FN"),
+    _scaled_k(32, 32, "e2m1", "e2m1", "i8", "i8"),
+    _scaled_k(16, 32, "e2m1", "e4m3", "i8", "f8E4M3FN"),
+]
+
+
+@pytest.mark.parametrize("text", _ACCEPTED_TMEM)
+def test_what_triton_39_accepts_beside_the_separator_tmem_and_scaled_k_rules(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)

@@ -267,6 +267,9 @@ def _bit_width(elem: Attribute) -> int | None:
     return width if isinstance(width, int) else None
 
 
+element_bit_width = _bit_width
+
+
 class TensorMemoryScalesBlockRepOrder(StrEnum):
     """The order of the repeated 32x4x4B scale blocks along tensor-memory columns."""
 

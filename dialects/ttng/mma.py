@@ -459,6 +459,11 @@ class TCGen5MMAScaledOp(_MMAv5Op):
             raise VerifyException("accumulator layout must not be fp4_padded")
         if enc.blockM.data != 128:
             raise VerifyException("only supports instruction shape blockM=128")
+        # one scaled tcgen05 MMA reads K = 64 fp4 values (both operands e2m1), else K = 32
+        k = self.dot_dims(a, b)[1]
+        k_min = 64 if a_fmt == b_fmt == ScaleDotElemType.E2M1 else 32
+        if k < k_min:
+            raise VerifyException(f"K dimension must be at least {k_min} for this scaled MMA, but got {k}")
         lhs = a.encoding
         if isinstance(lhs, TensorMemoryEncodingAttr):
             if a_fmt == ScaleDotElemType.E2M1:

@@ -20,6 +20,8 @@ from typing import ClassVar
 
 from ltc.dialects.ttg import AsyncTokenType, MemDescType, SharedMemorySpaceAttr
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr
+from ltc.dialects.ttng import tmem_ldst
+from ltc.dialects.ttng.attrs import element_bit_width
 from ltc.dialects.ttng.attrs import (
     TensorMemoryEncodingAttr,
     TensorMemoryScalesEncodingAttr,
@@ -70,7 +72,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from ltc.encodings import EncodingError
 from ltc.encodings.shared import NVMMASharedEncoding
-from ltc.linear_layout import LayoutError
+from ltc.linear_layout import LayoutError, LinearLayout
 
 __all__ = [
     "TMEMAllocOp",
@@ -111,70 +113,56 @@ def _verify_register_operand(tensor: Attribute, what: str) -> None:
         raise VerifyException(f"{what} must be a 2D tensor")
 
 
-def _register_layout_fits_tmem(tensor: Attribute, memdesc: Attribute) -> bool:
-    """Two necessary conditions of Triton's TMEM message search (``tcgen05.ld/st``; its
-    ``computeTMemLdStEncodingInfo``), checked where the tensor-memory layout is plain:
-    ``blockM = 128``, one CTA, at least 128 rows, so tensor row ``r`` is TMEM lane ``r``.
-
-    * warps 1 and 2 hold rows 32 and 64 (each warp owns its quarter of TMEM lanes);
-    * lanes 1, 2, 4 and 8 each hold another element (no message copies one element to
-      several lanes: every message's first four lane bits address TMEM).
-
-    True when the layout passes both, or when the rule does not apply; the remaining
-    search (which message atoms and register orders tile the layout) is not ported."""
+def _register_layout_fits_tmem(op: Operation, tensor: Attribute, memdesc: Attribute) -> bool:
+    """Whether Triton's TMEM message search (``tcgen05.ld/st``; its
+    ``computeTMemLdStEncodingInfo``) lowers ``tensor``'s register layout to or from
+    ``memdesc`` (see :mod:`ltc.dialects.ttng.tmem_ldst`). True where the rule does not
+    apply: no layout, a layout the layout checks refuse, a scale layout repeated K first."""
     assert isinstance(tensor, TensorType) and isinstance(memdesc, MemDescType)
-    enc, reg = memdesc.encoding, tensor.encoding
+    reg = tensor.encoding
     shape = tuple(tensor.get_shape())
-    if not (
-        isinstance(enc, TensorMemoryEncodingAttr)
-        and enc.blockM.data == 128
-        and not enc.cga_block_bases
-        and not enc.two_ctas
-        and isinstance(reg, DistributedLayoutAttr)
-        and len(shape) == 2
-        and shape[0] >= 128
-    ):
+    if not isinstance(reg, DistributedLayoutAttr) or len(shape) != 2:
         return True
+    alloc = tuple(memdesc.get_alloc_shape())[-len(memdesc.get_shape()):]
     try:
+        mem = tmem_ldst.memory_layout(memdesc.encoding, alloc)
+        if mem is None:
+            return True
         ll = reg.to_linear_layout(shape)
     except (EncodingError, LayoutError, ValueError):
         return True  # the layout check reports it
-    if ll.has_in_dim("block") and ll.in_dim_size("block") > 1:
+    bitwidth = element_bit_width(memdesc.element_type)
+    if bitwidth is None:
         return True
-    if not ll.has_in_dim("warp") or ll.in_dim_size_log2("warp") < 2:
-        return True
-    if not ll.has_in_dim("lane") or ll.in_dim_size_log2("lane") < 4:
-        return True
-    dims = ll.out_dim_names
-
-    def basis(in_dim: str, i: int) -> tuple[int, ...]:
-        return tuple(ll.basis(in_dim, i, d) for d in dims)
-
-    if basis("warp", 0) != (32, 0) or basis("warp", 1) != (64, 0):
-        return False
-    return all(any(basis("lane", i)) for i in range(4))
+    return tmem_ldst.fits_tmem(ll, mem, bitwidth, tmem_ldst.contextual_maxnreg(op))
 
 
 def _verify_tmem_register_layout(op: Operation, tensor: Attribute, memdesc: Attribute, what: str) -> None:
     """Triton's ``verifyTMEMOperand``: the register layout must lower to TMEM messages;
     Triton says only which operand (its notes list layouts that would)."""
-    if not _register_layout_fits_tmem(tensor, memdesc):
+    if not _register_layout_fits_tmem(op, tensor, memdesc):
         raise VerifyException(what)
+
+
+def _register_layout(tensor: Attribute) -> LinearLayout | None:
+    """``tensor``'s distributed layout as a linear layout; None when it has none or the
+    layout check (which reports it) rejects it."""
+    assert isinstance(tensor, TensorType)
+    attr = tensor.encoding
+    if not isinstance(attr, DistributedLayoutAttr):
+        return None
+    try:
+        return attr.to_linear_layout(tuple(tensor.get_shape()))
+    except (EncodingError, LayoutError, ValueError):
+        return None
 
 
 def _n_sharded_across_threads(tensor: Attribute) -> bool:
     """Whether some lane or warp of ``tensor``'s register layout holds other columns
     (dim 1) than its neighbours: a reducing load reduces each thread's own registers,
     so every column of a row must sit in one thread."""
-    assert isinstance(tensor, TensorType)
-    attr = tensor.encoding
-    if not isinstance(attr, DistributedLayoutAttr):
-        return False
-    try:
-        ll = attr.to_linear_layout(tuple(tensor.get_shape()))
-    except (EncodingError, LayoutError, ValueError):
-        return False  # the layout check reports it
-    return any(
+    ll = _register_layout(tensor)
+    return ll is not None and any(
         ll.basis(dim, i, "dim1") != 0
         for dim in ("lane", "warp")
         if dim in ll.in_dims
@@ -185,15 +173,8 @@ def _n_sharded_across_threads(tensor: Attribute) -> bool:
 def _several_rows_per_thread(tensor: Attribute) -> bool:
     """Whether some thread of ``tensor``'s register layout holds elements of more than one
     row (dim 0): a reducing load yields one value per row and thread."""
-    assert isinstance(tensor, TensorType)
-    attr = tensor.encoding
-    if not isinstance(attr, DistributedLayoutAttr):
-        return False
-    try:
-        ll = attr.to_linear_layout(tuple(tensor.get_shape()))
-    except (EncodingError, LayoutError, ValueError):
-        return False  # the layout check reports it
-    return "register" in ll.in_dims and any(
+    ll = _register_layout(tensor)
+    return ll is not None and "register" in ll.in_dims and any(
         ll.basis("register", i, "dim0") != 0 for i in range(ll.in_dim_size_log2("register"))
     )
 
