@@ -30,6 +30,23 @@ Where ltc cannot take a kernel (another capability than sm_80 / sm_90, several C
 op or input it refuses), ``strict=False`` logs one line, ``ltc: <kernel>: <reason>``, and
 Triton compiles it with its own stage; ``strict=True`` raises :class:`LtcStageError` with
 that message. ``uninstall()`` puts back the hook that was there before.
+
+A stage ``ltc-report`` is inserted right after ``ttgir``: its output, and so
+``compiled.asm["ltc-report"]``, is the JSON conversion report (``ltc-opt
+--conversion-report=json``) of the module ltc laid out, or ``null`` where ltc did not lay
+the kernel out. It hands the TTGIR module on to ``llir`` itself (Triton passes each stage's
+output to the next one; the report stage's output is the JSON text that Triton stores).
+
+``install("codegen")`` also replaces the ``ptx`` stage's output by ltc's own PTX
+(``ltc.tools.pipeline``: the TTGIR module Triton hands to ``llir``, lowered and emitted by
+ltc for ``sm_80`` / ``sm_90`` with Triton's ``enable_fp_fusion``). Triton's ``llir`` still
+runs (its metadata: warps, scratch sizes); then ``metadata["shared"]`` becomes ltc's
+``ttg.shared``, ``metadata["name"]`` ltc's entry (the same name), and the entry gains
+unused ``.u64`` parameters for the trailing pointers Triton's launcher passes (global and
+profile scratch), so the arguments line up. Triton's ``make_cubin`` assembles it. Where
+ltc cannot lower an op of a kernel it laid out, one line ``ltc: <kernel>: codegen:
+<reason>`` (or :class:`LtcStageError` with ``strict=True``) and Triton's PTX is kept; a
+kernel ltc did not lay out keeps Triton's PTX without a second line.
 """
 
 from __future__ import annotations
@@ -46,8 +63,11 @@ from typing import Any
 __all__ = ["POST_LAYOUT_PASSES", "Installation", "LtcStageError", "install", "installed", "uninstall"]
 
 LOG = logging.getLogger("ltc.triton")
-MODES = ("layouts",)
-"""What ``install`` can do: ``"layouts"`` (ltc's layouts, Triton's code generation)."""
+MODES = ("layouts", "codegen")
+"""What ``install`` can do: ``"layouts"`` (ltc's layouts, Triton's code generation) and
+``"codegen"`` (ltc's layouts and ltc's PTX, Triton's ``ptxas``)."""
+REPORT_STAGE = "ltc-report"
+"""The stage (and ``compiled.asm`` key) holding ltc's conversion report."""
 
 
 class LtcStageError(RuntimeError):
@@ -125,8 +145,7 @@ def _make_hook(inst: Installation) -> Callable[..., Any]:
 
         if language != Language.TRITON or "ttgir" not in stages:
             return None
-        own = stages["ttgir"]
-        stages["ttgir"] = lambda src, metadata: _ttgir_stage(src, metadata, options, capability, own, inst.strict)
+        _wrap_stages(stages, _Compilation(inst, options, capability))
         return None
 
     return hook
@@ -148,18 +167,88 @@ def _refusal(text: str, options: Any, capability: int) -> str | None:
     return None
 
 
-def _ttgir_stage(mod: Any, metadata: dict, options: Any, capability: int, own: Callable, strict: bool) -> Any:
+class _Compilation:
+    """The state of one ``triton.compile`` call between its stages (Triton builds a fresh
+    ``stages`` dict, and so calls the hook, for every compilation)."""
+
+    def __init__(self, inst: Installation, options: Any, capability: int) -> None:
+        self.inst, self.options, self.capability = inst, options, capability
+        self.report: str | None = None  # ltc's conversion report (JSON) when ltc laid out
+        self.module: Any = None  # the TTGIR module, from the report stage to llir
+        self.ttgir: str | None = None  # its text before llir lowers it in place
+
+    def ttgir_stage(self, src: Any, metadata: dict, own: Callable) -> Any:
+        sink: list[str] = []
+        out = _ttgir_stage(src, metadata, self.options, self.capability, own, self.inst.strict, sink)
+        self.report = sink[0] if sink else None
+        return out
+
+    def report_stage(self, src: Any, metadata: dict) -> str:
+        self.module = src
+        return self.report if self.report is not None else "null\n"
+
+    def llir_stage(self, src: Any, metadata: dict, own: Callable) -> Any:
+        module = self.module if self.module is not None and isinstance(src, str) else src
+        self.module = None
+        if self.inst.mode == "codegen" and self.report is not None:
+            self.ttgir = str(module)  # Triton's make_llir lowers the module in place
+        return own(module, metadata)
+
+    def ptx_stage(self, src: str, metadata: dict, own: Callable) -> str:
+        if self.ttgir is None:  # ltc did not lay it out (already said) or another mode
+            return own(src, metadata)
+        try:
+            return _ltc_ptx(self.ttgir, src, metadata, self.options, self.capability)
+        except Exception as e:  # noqa: BLE001 - any failure hands the kernel back to Triton
+            reason = " ".join(str(e).split())[:300] or type(e).__name__
+        message = f"ltc: {_kernel_name(self.ttgir)}: codegen: {reason}"
+        if self.inst.strict:
+            raise LtcStageError(message)
+        LOG.warning(message)
+        return own(src, metadata)
+
+
+def _wrap_stages(stages: dict, comp: _Compilation) -> None:
+    """Wrap ``ttgir``, ``llir`` and (codegen) ``ptx``; insert the report stage after
+    ``ttgir``. ``stages`` is Triton's own dict, changed in place (its order is the order
+    the stages run in)."""
+    wrapped: dict[str, Callable] = {}
+    for name, own in stages.items():
+        if name == "ttgir":
+            wrapped[name] = lambda src, md, own=own: comp.ttgir_stage(src, md, own)
+            wrapped[REPORT_STAGE] = comp.report_stage
+        elif name == "llir":
+            wrapped[name] = lambda src, md, own=own: comp.llir_stage(src, md, own)
+        elif name == "ptx" and comp.inst.mode == "codegen":
+            wrapped[name] = lambda src, md, own=own: comp.ptx_stage(src, md, own)
+        else:
+            wrapped[name] = own
+    stages.clear()
+    stages.update(wrapped)
+
+
+def _ttgir_stage(
+    mod: Any,
+    metadata: dict,
+    options: Any,
+    capability: int,
+    own: Callable,
+    strict: bool,
+    report: list[str] | None = None,
+) -> Any:
     text = str(mod)
     name = _kernel_name(text)
     reason = _refusal(text, options, capability)
     result = None
     if reason is None:
         try:
-            result = _lay_out(mod, text, options, capability)
+            result = _lay_out(mod, text, options, capability, report=report)
             _post_layout(result, metadata, options, capability)
         except Exception as e:  # noqa: BLE001 - any failure hands the kernel back to Triton
             reason = " ".join(str(e).split())[:300] or type(e).__name__
             result = None
+            if report is not None:
+                report.clear()
     if result is not None:
         return result
     message = f"ltc: {name}: {reason}"
@@ -169,14 +258,19 @@ def _ttgir_stage(mod: Any, metadata: dict, options: Any, capability: int, own: C
     return own(mod, metadata)
 
 
-def _lay_out(mod: Any, text: str, options: Any, capability: int) -> Any:
-    """ltc's layouts of Triton's TTIR ``mod``, as a new module in Triton's context."""
+def _lay_out(mod: Any, text: str, options: Any, capability: int, report: list[str] | None = None) -> Any:
+    """ltc's layouts of Triton's TTIR ``mod``, as a new module in Triton's context; its
+    conversion report (JSON, as ``ltc-opt --conversion-report=json``) goes to ``report``."""
     from triton._C.libtriton import ir
 
     from ltc.tools.pipeline import layout_pipeline, module_text, parse_module, run_pipeline
 
     module = parse_module(text, _kernel_name(text))
     run_pipeline(module, layout_pipeline(f"sm_{capability}", options.num_warps))
+    if report is not None:
+        from ltc.passes.conversion_report import format_json, report_json
+
+        report.append(format_json(report_json(module, aliases=False)))
     laid_out = module_text(module, debuginfo=True)
     fd, path = tempfile.mkstemp(prefix="ltc-stage-", suffix=".ttgir")
     try:
@@ -264,3 +358,70 @@ def _post_layout(mod: Any, metadata: dict, options: Any, capability: int) -> Non
     passes.common.add_canonicalizer(pm)
     pm.run(mod, "make_ttgir")
     metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()
+
+
+_ENTRY = re.compile(r"\.visible\s+\.entry\s+([A-Za-z_$][\w$]*)\s*\(([^)]*)\)")
+
+
+def _ltc_ptx(ttgir: str, llir: str, metadata: dict, options: Any, capability: int) -> str:
+    """ltc's PTX of the TTGIR text ``ttgir``, made to stand in for Triton's (whose LLVM IR
+    is ``llir``): same entry, Triton's trailing parameters, ``metadata`` updated."""
+    from ltc.tools.pipeline import emit_text, lower_to_llvm, parse_module
+
+    name, target = _kernel_name(ttgir), f"sm_{capability}"
+    # compile_kernel(ttgir, emit="ptx") in two steps: the lowered module gives ttg.shared
+    module = lower_to_llvm(parse_module(ttgir, name), target, options.num_warps, fp_fusion=options.enable_fp_fusion)
+    ptx = emit_text(module, "ptx", target)
+    entries = _ENTRY.findall(ptx)
+    if len(entries) != 1:
+        raise ValueError(f"ltc's PTX has {len(entries)} entries")
+    entry, params = entries[0]
+    theirs, their_count = _llvm_signature(llir)
+    if entry != theirs:
+        raise ValueError(f"ltc's entry {entry} is not Triton's {theirs}")
+    ours = params.count(".param")
+    if their_count < ours:
+        raise ValueError(f"Triton's kernel has {their_count} parameters, ltc's {ours}")
+    reqntid = re.search(r"\.reqntid\s+(\d+),\s*(\d+),\s*(\d+)", ptx)
+    threads = 32 * metadata.get("num_warps", options.num_warps)
+    if reqntid and int(reqntid[1]) * int(reqntid[2]) * int(reqntid[3]) != threads:
+        raise ValueError(f"ltc's .reqntid {reqntid[0]} is not Triton's {threads} threads")
+    extra = [f"\t.param .u64 {entry}_param_{i}" for i in range(ours, their_count)]
+    if extra:  # Triton's launcher passes them (global and profile scratch); unused here
+        listed = [p.strip() for p in params.split(",") if p.strip()]
+        body = ",\n".join([f"\t{p}" for p in listed] + extra)
+        ptx = ptx.replace(f"{entry}({params})", f"{entry}(\n{body}\n)", 1)
+    metadata["name"] = entry
+    # Triton's launcher asks for metadata["shared"] bytes of *dynamic* shared memory: ltc's
+    # scratch is dynamic (``.extern``) only above 48 KiB, a static array below
+    dynamic = re.search(r"\.extern\s+\.shared", ptx) is not None
+    metadata["shared"] = _shared_bytes(str(module)) if dynamic else 0
+    return ptx
+
+
+def _shared_bytes(mlir: str) -> int:
+    """The ``ttg.shared`` attribute of ltc's lowered module (0 when absent)."""
+    m = re.search(r"\"?ttg\.shared\"?\s*=\s*(\d+)", mlir)
+    return int(m.group(1)) if m else 0
+
+
+def _llvm_signature(llir: str) -> tuple[str, int]:
+    """The kernel name and parameter count of the one ``define`` of Triton's LLVM IR."""
+    m = re.search(r"^define\b[^@\n]*@([\w$.]+)\(", llir, re.M)
+    if not m:
+        raise ValueError("no kernel in Triton's LLVM IR")
+    depth, count, seen, i = 0, 0, False, m.end()
+    while i < len(llir):
+        c = llir[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            count += 1
+        elif not c.isspace():
+            seen = True
+        i += 1
+    return m.group(1), count + 1 if seen else 0
