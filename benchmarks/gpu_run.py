@@ -209,6 +209,7 @@ def _prepare_examples(out: Path, sass_stats: Any, compile_kernel: Any) -> list[d
                                      _ltc_shared_bytes(ptx, text, bench_codegen, compile_kernel,
                                                        spec["num_warps"]))
             impls[impl] = entry
+        impls["ltc-in-triton"] = _inside_triton(out, name, src, options, spec)
         kernels.append({"name": f"ex.{name}", "kind": "example", "example": name, **spec, "impls": impls})
         print(f"prepared example {name}", flush=True)
     return kernels
@@ -360,6 +361,26 @@ def _prepare_bank_probes(out: Path, sass_stats: Any, per_width: int = 40) -> lis
                 kernels.append({"name": f"bank.{op}{bits}.{i}", "kind": "bank", "op": op, "bits": bits,
                                 "offsets": offsets, "model_wavefronts": int(model), "impls": {"probe": impl}})
     return kernels
+
+
+def _inside_triton(out: Path, name: str, src: Any, options: dict, spec: dict[str, Any]) -> dict[str, Any]:
+    """The kernel as Triton compiles it with ``ltc.triton.install("codegen")``: ltc's PTX,
+    assembled by Triton's make_cubin, launched with Triton's metadata (the ABI check)."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    import ltc.triton
+
+    with ltc.triton.install("codegen", strict=True), triton.knobs.compilation.scope():
+        triton.knobs.compilation.always_compile = True
+        compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options)
+    key = f"ex.{name}.ltc-in-triton"
+    (out / f"{key}.ptx").write_text(compiled.asm["ptx"])
+    (out / f"{key}.cubin").write_bytes(compiled.asm["cubin"])
+    ptx = compiled.asm["ptx"]
+    return {"ptx": f"{key}.ptx", "cubin": f"{key}.cubin", "entry": compiled.metadata.name,
+            "params": _params(ptx), "threads": 32 * compiled.metadata.num_warps,
+            "shared_bytes": int(compiled.metadata.shared)}
 
 
 def _params(ptx: str) -> list[str]:
