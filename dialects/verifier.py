@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from io import StringIO
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType, UnregisteredOp
-from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, OpTraits, Region, SSAValue
+from xdsl.irdl import OpDef
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
@@ -497,9 +498,36 @@ _VERIFIED_OWN: set[tuple] = set()
 _VERIFIED_OWN_MAX = 1 << 16
 
 
+def _inside_map_elementwise(op: Operation) -> bool:
+    """Whether ``op`` is nested in a ``tt.map_elementwise`` (what
+    ``reject_inside_map_elementwise`` reads)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name == "tt.map_elementwise":
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+# Ops whose own checks read, besides what ``_LOCAL_VERIFY_OPS`` ops read, one fact about
+# their ancestors: the function computing it, which joins the op's signature.
+# (``tt.store``'s verify_ calls ``reject_inside_map_elementwise``; nothing else of its
+# checks leaves the op.)
+_PARENT_FACT_OPS = {
+    "tt.store": _inside_map_elementwise,
+}
+
+
 def _own_signature(op: Operation) -> tuple | None:
     """What the own checks of ``op`` read, when that is all they read (None otherwise)."""
-    if op.name not in _LOCAL_VERIFY_OPS or op.regions or op.successors or isinstance(op, UnregisteredOp):
+    name = op.name
+    parent_fact = _PARENT_FACT_OPS.get(name)
+    if (
+        (parent_fact is None and name not in _LOCAL_VERIFY_OPS)
+        or op.regions
+        or op.successors
+        or isinstance(op, UnregisteredOp)
+    ):
         return None
     key = (
         type(op),
@@ -507,6 +535,7 @@ def _own_signature(op: Operation) -> tuple | None:
         tuple([r.type for r in op.results]),
         tuple(op.attributes.items()),
         tuple(op.properties.items()),
+        None if parent_fact is None else parent_fact(op),
     )
     try:
         hash(key)
@@ -534,7 +563,11 @@ def _verify_own(op: Operation) -> None:
 def _verify_own_checks(op: Operation) -> None:
     try:
         _verify_successors(op)
-        op.verify_()
+        verify = _verify_without_isolation(type(op))
+        if verify is None:
+            op.verify_()
+        else:
+            verify(op)
     except ValueError:  # xDSL asked an undeclared value (a parser placeholder) for its owner
         undeclared = next((o for o in op.walk() if _undeclared_operand(o) is not None), None)
         if undeclared is None:
@@ -555,6 +588,51 @@ def _verify_own_checks(op: Operation) -> None:
             # ... and indexes its regions' arguments before counting them
             raise OpVerifyError(op, f"'{op.name}' op region arguments do not match its operands or results") from None
         raise  # a bug, not a verdict on the input
+
+
+@lru_cache(maxsize=None)
+def _verify_without_isolation(op_type: type[Operation]) -> Callable[[Operation], None] | None:
+    """``op_type.verify_`` without its ``IsolatedFromAbove`` trait check, for an op class
+    that has the trait (None for another class, or where xDSL's verify_ is not the one
+    this knows: then the whole verify_ runs).
+
+    That check walks the op's whole body (a module: every op of it) and climbs the
+    parents of every operand; ``_verify_op`` checks each operand for crossing an
+    isolated op (``_crosses_isolation``) anyway, and reports it as MLIR does, at the op
+    using the value (``'x' op using value defined outside the region``). xDSL 0.74's
+    generated ``verify_`` is ``op_def.verify(op)`` (operands, results, regions,
+    successors, properties, attributes, then each trait) followed by the class's own
+    ``verify_``: this runs the same with the traits other than IsolatedFromAbove, in
+    the same order."""
+    if isinstance(op_type, type) and issubclass(op_type, UnregisteredOp):
+        return None
+    if not class_has_trait(op_type, IsolatedFromAbove):
+        return None
+    generated = op_type.verify_
+    code = getattr(generated, "__code__", None)
+    cells = getattr(generated, "__closure__", None)
+    if code is None or cells is None or getattr(generated, "__qualname__", "") != "get_accessors_from_op_def.<locals>.verify_":
+        return None
+    bound = dict(zip(code.co_freevars, (c.cell_contents for c in cells)))
+    op_def = bound.get("op_def")
+    if not isinstance(op_def, OpDef) or op_def is not op_type.get_irdl_definition():
+        return None
+    custom = bound.get("custom_verify")
+    if custom is not None and getattr(custom, "__code__", None) is code:
+        return None  # the class's own verify_ is another op's generated one: it would check again
+    if set(bound) - {"op_def", "custom_verify"}:
+        return None
+    no_traits = dataclasses.replace(op_def, traits=OpTraits(tuple))
+
+    def verify(op: Operation) -> None:
+        no_traits.verify(op)
+        for trait in op_def.traits:
+            if not isinstance(trait, IsolatedFromAbove):
+                trait.verify(op)
+        if custom is not None:
+            custom(op)
+
+    return verify
 
 
 def _undeclared_operand(op: Operation) -> int | None:
