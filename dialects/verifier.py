@@ -501,12 +501,9 @@ _VERIFIED_OWN_MAX = 1 << 16
 def _inside_map_elementwise(op: Operation) -> bool:
     """Whether ``op`` is nested in a ``tt.map_elementwise`` (what
     ``reject_inside_map_elementwise`` reads)."""
-    parent = op.parent_op()
-    while parent is not None:
-        if parent.name == "tt.map_elementwise":
-            return True
-        parent = parent.parent_op()
-    return False
+    from ltc.dialects.tt.checks import nested_in
+
+    return nested_in(op, "tt.map_elementwise")
 
 
 # Ops whose own checks read, besides what ``_LOCAL_VERIFY_OPS`` ops read, one fact about

@@ -91,14 +91,21 @@ def check_same_shape_and_encoding(op: Operation, types: Sequence[Attribute], wha
         raise VerifyException(f"'{op.name}' op requires the same encoding for all {what}")
 
 
+def nested_in(op: Operation, name: str) -> bool:
+    """Whether some op enclosing ``op`` is named ``name``."""
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name == name:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def reject_inside_map_elementwise(op: Operation) -> None:
     """Triton bans ops that write memory from the scalar region of ``tt.map_elementwise``
     (treated as a scalar, the write would lose its masking)."""
-    parent = op.parent_op()
-    while parent is not None:
-        if parent.name == "tt.map_elementwise":
-            raise VerifyException(f"'{op.name}' op Stores are not supported inside map_elementwise")
-        parent = parent.parent_op()
+    if nested_in(op, "tt.map_elementwise"):
+        raise VerifyException(f"'{op.name}' op Stores are not supported inside map_elementwise")
 
 
 def is_tensor(attr: Attribute) -> bool:

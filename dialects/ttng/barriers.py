@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from ltc.dialects.tt.checks import nested_in
 from ltc.dialects.ttg import MemDescType
 from ltc.dialects.ttng.common import (
     TTNGOp,
@@ -206,12 +207,7 @@ class InitBarrierOp(_BarrierCountOp):
 
 
 def _inside_warp_specialize(op: TTNGOp) -> bool:
-    cur = op.parent_op()
-    while cur is not None:
-        if cur.name == "ttg.warp_specialize":
-            return True
-        cur = cur.parent_op()
-    return False
+    return nested_in(op, "ttg.warp_specialize")
 
 
 @irdl_op_definition
