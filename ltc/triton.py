@@ -395,14 +395,8 @@ def _ltc_ptx(ttgir: str, llir: str, metadata: dict, options: Any, capability: in
     # Triton's launcher asks for metadata["shared"] bytes of *dynamic* shared memory: ltc's
     # scratch is dynamic (``.extern``) only above 48 KiB, a static array below
     dynamic = re.search(r"\.extern\s+\.shared", ptx) is not None
-    metadata["shared"] = _shared_bytes(str(module)) if dynamic else 0
+    metadata["shared"] = module.attributes["ttg.shared"].value.data if dynamic else 0  # type: ignore[attr-defined]
     return ptx
-
-
-def _shared_bytes(mlir: str) -> int:
-    """The ``ttg.shared`` attribute of ltc's lowered module (0 when absent)."""
-    m = re.search(r"\"?ttg\.shared\"?\s*=\s*(\d+)", mlir)
-    return int(m.group(1)) if m else 0
 
 
 def _llvm_signature(llir: str) -> tuple[str, int]:
