@@ -41,12 +41,14 @@ class AssignLayoutsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         log = LayoutLog() if self.debug_layouts else None
-        # Triton's rule is always a candidate solution (never_worse_than_rule).
+        # The objective's first minimum (ops' work weighed against conversions) and
+        # Triton's rule are candidate solutions too (never_worse_than_rule).
         never_worse_than_rule(
             op,
             lambda m: lay_out(ctx, m, span_rows=self.span_rows, strategy="objective", log=log),
             lambda m: apply_triton_rule(ctx, m),
             log.add if log is not None else None,
+            others=[("the objective's first minimum", lambda m: lay_out(ctx, m, span_rows=self.span_rows, strategy="objective-work"))],
         )
         if log is not None:
             sys.stderr.write(log.text(op))

@@ -11,7 +11,7 @@ so the two compare.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
@@ -152,30 +152,38 @@ def never_worse_than_rule(
     lay_out_own: Callable[[ModuleOp], None],
     lay_out_by_rule: Callable[[ModuleOp], None],
     note: Callable[[str], None] | None = None,
+    others: Sequence[tuple[str, Callable[[ModuleOp], None]]] = (),
 ) -> None:
-    """Lay out ``module`` by ``lay_out_own``; lay out a copy of the input by Triton's rule
-    (``lay_out_by_rule``) and keep the copy's body instead when its conversions cost
-    less under ltc's model (weighted cost, then count). So the result never leaves more
-    than the rule would. The rule is not run when ltc's own result has no conversion
-    (nothing costs less), nor kept when it refuses the input; ``note`` hears when the
-    rule's layouts are kept. The copy is built from a snapshot of the input
-    (``ir_snapshot``) only when the rule runs: a clone of every input cost a tenth of
-    the pipeline, and the rule runs on a few inputs in a hundred."""
+    """Lay out ``module`` by ``lay_out_own``; lay out copies of the input by each of
+    ``others`` (named alternatives of ltc's own) and by Triton's rule
+    (``lay_out_by_rule``), and keep the body that leaves the cheapest conversions under
+    ltc's model (weighted cost, then count; the first on a tie). So the result never
+    leaves more than the rule would. The alternatives are not run when ltc's own result
+    has no conversion (nothing costs less), nor kept when they refuse the input; ``note``
+    hears when another layout is kept. The copies are built from a snapshot of the input
+    (``ir_snapshot``) only when they run: a clone of every input cost a tenth of the
+    pipeline, and they run on a few inputs in ten."""
     original = snapshot(module)
     lay_out_own(module)
-    own = summarize(module)
-    if own.conversions == 0:
+    best = _key(summarize(module))
+    if best[1] == 0:
         return
-    rule = rebuild(original)
-    assert isinstance(rule, ModuleOp)
-    try:
-        lay_out_by_rule(rule)
-    except (PassFailedException, VerifyException, ValueError):
-        return  # the rule cannot lay it out: ltc's own result stands
-    if not _key(summarize(rule)) < _key(own):
-        return
-    for block in list(module.body.blocks):
-        module.body.detach_block(block).erase(safe_erase=False)
-    rule.body.move_blocks(module.body)
-    if note is not None:
-        note("(Triton's rule costs less here than the objective's choice: its layouts are kept)")
+    alternatives = [*others, ("Triton's rule", lay_out_by_rule)]
+    for name, lay_out in alternatives:
+        copy = rebuild(original)
+        assert isinstance(copy, ModuleOp)
+        try:
+            lay_out(copy)
+        except (PassFailedException, VerifyException, ValueError):
+            continue  # this one cannot lay it out: the others stand
+        key = _key(summarize(copy))
+        if not key < best:
+            continue
+        best = key
+        for block in list(module.body.blocks):
+            module.body.detach_block(block).erase(safe_erase=False)
+        copy.body.move_blocks(module.body)
+        if note is not None:
+            note(f"({name} costs less here than the objective's choice: its layouts are kept)")
+        if best[1] == 0:
+            return

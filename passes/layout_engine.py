@@ -54,7 +54,7 @@ from ltc.lowering.plans.cost import estimate_conversion_cost
 from ltc.passes.conversion_cost import element_bits_of
 from ltc.passes.cfg import edges, incoming, is_branch, operand_targets
 from ltc.passes.layout_log import LayoutLog
-from ltc.passes.layout_objective import LayoutObjective, consistent, minimize, triton_rule_start
+from ltc.passes.layout_objective import TIE_BREAK, LayoutObjective, consistent, minimize, triton_rule_start
 from ltc.passes.layout_ir import (
     ModuleConfig,
     convert_before,
@@ -181,8 +181,10 @@ class LayoutEngine:
         self.body = body
         self.log = log
         self.strategy = strategy
-        """``objective``: minimise the function's objective; ``triton``: Triton's conflict
-        rule alone (what Triton's pass would choose, for comparisons)."""
+        """``objective``: minimise the function's objective, then refine its choice with
+        the conversions first (``TIE_BREAK``); ``objective-work``: the first minimum alone
+        (the ops' work weighed against conversions); ``triton``: Triton's conflict rule
+        alone (what Triton's pass would choose, for comparisons)."""
         self.fixed: dict[SSAValue, str] = {}
         self.cands: dict[SSAValue, list[Encoding]] = {}
         self.why: dict[tuple[SSAValue, Encoding], str] = {}
@@ -240,6 +242,12 @@ class LayoutEngine:
 
     def propagate(self) -> None:
         work: list[tuple[SSAValue, Encoding, bool]] = []
+        # (the function's arguments first: an anchor's operand pushed back through a
+        # conversion must not make one a variable)
+        entry = self.body.blocks.first
+        for arg in entry.args if entry is not None else ():
+            if isinstance(arg.type, TensorType):
+                self.fixed[arg] = "function argument"
         for op in walk_list(self.body):
             k = kind_of(op)
             if k is OpKind.ANCHOR:
@@ -251,10 +259,6 @@ class LayoutEngine:
                 for o in tensor_operands(op):
                     if (e := layout_of(o)) is not None:
                         self._push_backward_from_use(o, e, f"operand of {op.name}", work)
-        entry = self.body.blocks.first
-        for arg in entry.args if entry is not None else ():
-            if isinstance(arg.type, TensorType):
-                self.fixed[arg] = "function argument"
         # Every value's layout as written is a candidate too, walked both ways: values no
         # anchor reaches still find the layouts that make their shape ops free.
         for v in walk_values(self.body):
@@ -319,10 +323,9 @@ class LayoutEngine:
         k = kind_of(op)
         if k is OpKind.CONVERT:
             self._push(op.operands[0], enc, why, work, False)
-        elif k in (OpKind.SAME, OpKind.SHAPE) and op.name != "tt.reduce":
-            # Not through reductions: the operand of a reduction is the larger tensor,
-            # and its layout should come from its own producers, not from how the
-            # (smaller) result is used.
+        elif k in (OpKind.SAME, OpKind.SHAPE):
+            # Through reductions too: the slice's parent is one more candidate of the
+            # (larger) operand, and the objective prices the reduction in each.
             need = backward(op, enc)
             if need is not None:
                 for o in tensor_operands(op):
@@ -431,6 +434,13 @@ class LayoutEngine:
             if best_cost is None or cost < best_cost:
                 best, best_cost, best_name = dict(obj.choice), cost, name
         assert best is not None
+        # Refinement: from the best choice, conversions first (the ops' work only breaks
+        # ties), so a conversion is never kept to save work alone.
+        if self.strategy != "objective-work":
+            obj.work_weight = TIE_BREAK
+            obj.reset(best)
+            minimize(obj, variables, body_ops, total=False)
+            best = dict(obj.choice)
         if self.log is not None:
             obj.reset(best)
             for v in walk_values(self.body):
@@ -522,6 +532,10 @@ class LayoutEngine:
                 if need is not None and o.type != need:
                     enc = need.encoding.encoding  # type: ignore[union-attr]
                     op.operands[i] = convert_before(o, enc, op)
+        elif k is OpKind.SAME and op.name == "ttng.warp_group_dot_wait":
+            # the waited-on value may still be written by the tensor cores: convert the
+            # result after the wait, never the operand before it
+            self._convert_results(op, [layout_of(o) for o in tensor_operands(op)])
         elif k is OpKind.SAME:
             res = tensor_results(op) or tensor_operands(op)
             target = layout_of(res[0]) if res else None
@@ -547,14 +561,7 @@ class LayoutEngine:
                 raise PassFailedException(f"no layout makes {op.name} legal here")
             # Every operand takes the first one's layout (join, a multi-operand reduce).
             self._convert_operands(op, src_enc, by_linear_layout=op.name not in ("tt.reduce", "tt.expand_dims"))
-            for r, e in zip(tensor_results(op), outs):
-                if layout_of(r) == e:
-                    continue
-                old = r.type
-                retype(r, with_layout(r.type, e))
-                cvt = ConvertLayoutOp(r, old)  # type: ignore[arg-type]
-                Rewriter.insert_op(cvt, InsertPoint.after(op))
-                r.replace_uses_with_if(cvt.result, lambda u, c=cvt: u.operation is not c)
+            self._convert_results(op, outs)
         elif isinstance(op, scf.ForOp):
             for i, arg in enumerate(op.body.block.args[1:]):
                 self._fit_operand(op, 3 + i, arg.type)
@@ -581,9 +588,27 @@ class LayoutEngine:
                 for i, arg in enumerate(e.block.args):
                     self._fit_operand(op, e.first + i, arg.type)
 
+    @staticmethod
+    def _convert_results(op: Operation, outs: list[Encoding | None]) -> None:
+        """Give ``op``'s tensor results the layouts ``outs`` it computes them in, each
+        converted after ``op`` to the layout its users were given."""
+        for r, e in zip(tensor_results(op), outs):
+            if e is None or layout_of(r) == e:
+                continue
+            old = r.type
+            retype(r, with_layout(r.type, e))
+            cvt = ConvertLayoutOp(r, old)  # type: ignore[arg-type]
+            Rewriter.insert_op(cvt, InsertPoint.after(op))
+            r.replace_uses_with_if(cvt.result, lambda u, c=cvt: u.operation is not c)
+
     def _free(self, op: Operation, need: Encoding) -> bool:
         """Whether ``op`` with operands in ``need`` gives its result layout (an exact
-        spelling for reduce / expand_dims, an equal linear layout for the others)."""
+        spelling for reduce / expand_dims, an equal linear layout for the others).
+        ``need`` is what ``backward`` gives for the result's layout: for ``tt.join`` that
+        is the split of the result's layout, which is all join's verifier asks (the new
+        dimension's register bit may sit anywhere, not only where ``forward`` puts it)."""
+        if op.name == "tt.join":
+            return True
         outs = forward(op, need)
         if outs is None:
             return False

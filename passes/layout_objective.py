@@ -45,7 +45,7 @@ from heapq import heappop, heappush
 from collections.abc import Callable, Iterable, Iterator
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from ltc.encodings import Encoding, to_linear_layout
@@ -53,6 +53,7 @@ from ltc.encodings.blocked import BlockedEncoding
 from ltc.encodings.amd import AMDMfmaEncoding, AMDWmmaEncoding
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.encodings.slice import SliceEncoding
+from ltc.lowering.plans.cost import estimate_reduction_cost
 from ltc.passes.cfg import edges, incoming, is_branch
 from ltc.passes.conversion_cost import execution_weight
 from ltc.passes.layout_ir import layout_of, tensor_shape
@@ -68,6 +69,10 @@ MAX_REGION = 1024
 PATIENCE = 48
 EVALUATIONS_PER_OP = 100
 """The search's budget: op terms computed per op of the function (it stops there)."""
+TIE_BREAK = 1e-6
+"""The op work's weight in the refinement (``LayoutObjective.work_weight``): conversions
+decide, and work only between choices whose conversions cost the same (far below a
+respelling's price, ``layout_engine.RESPELL_PRICE``, so that one still counts)."""
 """A prefix scan stops this many values past its best prefix."""
 
 Price = Callable[[Encoding, Encoding, TensorType], float]
@@ -88,6 +93,8 @@ class LayoutObjective:
         self._weights: dict[Block | None, float] = {}
         self._touch: dict[SSAValue, tuple[Operation, ...]] = {}
         self._regs: dict[tuple[Encoding, TensorType], float] = {}
+        self._reduce_prices: dict[tuple[Encoding, TensorType, int], float] = {}
+        self._rebuilt: dict[SSAValue, bool] = {}
         self._prices: dict[tuple[Encoding, Encoding, TensorType], float] = {}
         self._terms: dict[Operation, float] = {}
         self._converts: dict[Operation, bool] = {}
@@ -102,6 +109,8 @@ class LayoutObjective:
         self._loops: dict[SSAValue, Operation | None] = {}
         self.evaluations = 0
         """Op terms computed so far (``minimize`` stops at its budget)."""
+        self.work_weight = 1.0
+        """The weight of the ops' own work beside the conversions (``reset`` after a change)."""
 
     # -- the objective ----------------------------------------------------------------
 
@@ -181,6 +190,8 @@ class LayoutObjective:
                 target = None
             if target is not None:
                 for o in operands:
+                    if self.rebuilt(o):
+                        continue
                     e = choice.get(o)
                     cost += cvt(e if e is not None else layout_of(o), target, o.type)
                 for r in res[1:]:
@@ -189,21 +200,56 @@ class LayoutObjective:
         elif k is OpKind.SHAPE:
             cost = self._shape_term(op, res, operands)
         elif k is OpKind.CONVERT:
-            cost = cvt(self.layout(op.operands[0]), self.layout(op.results[0]), op.results[0].type)
+            if not self.rebuilt(op.operands[0]):
+                cost = cvt(self.layout(op.operands[0]), self.layout(op.results[0]), op.results[0].type)
         elif k is OpKind.ANCHOR:
             for o in operands:
+                if self.rebuilt(o):
+                    continue
                 written = layout_of(o)
                 e = choice.get(o)
                 cost += cvt(e if e is not None else written, written, o.type)
         else:
-            cost = sum(cvt(self.layout(a), self.layout(b), a.type) for a, b in edges)
+            cost = sum(cvt(self.layout(a), self.layout(b), a.type) for a, b in edges if not self.rebuilt(a))
         self._converts[op] = cost > 0
-        if unit:
+        if op.name == "tt.reduce" and operands:
+            # a reduction works in its operands' layout (the first one's, after the
+            # conversions above), whatever becomes of its result
+            o0 = operands[0]
+            e = choice.get(o0)
+            cost += self.work_weight * len(operands) * self.reduce_work(e if e is not None else layout_of(o0), o0.type, op)
+        elif unit:
             if res:
                 r0 = res[0]
                 e = choice.get(r0)
-                cost += unit * self.words(e if e is not None else layout_of(r0), r0.type)
+                cost += self.work_weight * unit * self.words(e if e is not None else layout_of(r0), r0.type)
         return cost * self.weight(op) if cost else 0.0
+
+    def rebuilt(self, v: SSAValue) -> bool:
+        """Whether a conversion of ``v`` costs nothing: ``v`` is a splat, a range or a splat
+        constant, which canonicalization builds again in the conversion's layout
+        (``RematerializeConvertedSource``)."""
+        got = self._rebuilt.get(v)
+        if got is None:
+            got = self._rebuilt[v] = _rebuilt_source(v)
+        return got
+
+    def reduce_work(self, enc: Encoding | None, t: object, op: Operation) -> float:
+        """What reducing one operand of type ``t`` in ``enc`` costs
+        (``estimate_reduction_cost``)."""
+        if enc is None or not isinstance(t, TensorType):
+            return 0.0
+        axis = op.properties["axis"].value.data  # type: ignore[union-attr]
+        key = (enc, t, axis)
+        got = self._reduce_prices.get(key)
+        if got is None:
+            try:
+                layout = to_linear_layout(enc, tensor_shape(t))
+                got = estimate_reduction_cost(layout, axis, element_bytes(t) * 8)
+            except ValueError:
+                got = INFEASIBLE
+            self._reduce_prices[key] = got
+        return got
 
     def words(self, enc: Encoding | None, t: object) -> float:
         """32-bit registers a thread holds of a tensor of type ``t`` in ``enc``."""
@@ -222,18 +268,18 @@ class LayoutObjective:
     def _shape_term(self, op: Operation, res: list[SSAValue], ops: list[SSAValue]) -> float:
         if not res:  # a reduction to a scalar: every operand in the first one's layout
             first = self.layout(ops[0]) if ops else None
-            return sum(self._cvt(self.layout(o), first, o.type) for o in ops[1:])
+            return sum(self._cvt(self.layout(o), first, o.type) for o in ops[1:] if not self.rebuilt(o))
         want = self.layout(res[0])
         if want is None:
             return 0.0
         need = self._backward(op, want)
         if need is not None and self._free(op, need, res):
-            return sum(self._cvt(self.layout(o), need, o.type) for o in ops)
+            return sum(self._cvt(self.layout(o), need, o.type) for o in ops if not self.rebuilt(o))
         src = self.layout(ops[0])
         outs = self._forward(op, src) if src is not None else None
         if outs is None:
             return INFEASIBLE
-        cost = sum(self._cvt(self.layout(o), src, o.type) for o in ops[1:])
+        cost = sum(self._cvt(self.layout(o), src, o.type) for o in ops[1:] if not self.rebuilt(o))
         return cost + sum(self._cvt(e, self.layout(r), r.type) for r, e in zip(res, outs))
 
     def _forward(self, op: Operation, enc: Encoding) -> list[Encoding] | None:
@@ -249,6 +295,8 @@ class LayoutObjective:
         return self._bw[key]
 
     def _free(self, op: Operation, need: Encoding, res: list[SSAValue]) -> bool:
+        if op.name == "tt.join":
+            return True  # ``need`` splits the result's layout: what join's verifier asks
         outs = self._forward(op, need)
         if outs is None:
             return False
@@ -405,7 +453,7 @@ class LayoutObjective:
             if isinstance(m, OpResult):
                 op = m.op
                 k = self.kind(op)
-                if k in (OpKind.SAME, OpKind.SHAPE) and op.name != "tt.reduce":
+                if k in (OpKind.SAME, OpKind.SHAPE):
                     need = backward(op, e)
                     out += [(o, need) for o in tensor_operands(op)]
                 elif k is OpKind.CONVERT:
@@ -438,6 +486,18 @@ def group(v: SSAValue) -> tuple[SSAValue, ...]:
     elif isinstance(v, OpResult) and v.op.name in _SAME_ENCODING_RESULTS and len(v.op.results) > 1:
         return tuple(r for r in v.op.results if isinstance(r.type, TensorType))
     return (v,)
+
+
+def _rebuilt_source(v: SSAValue) -> bool:
+    if not isinstance(v, OpResult):
+        return False
+    name = v.op.name
+    if name in ("tt.splat", "tt.make_range"):
+        return True
+    if name == "arith.constant":
+        value = v.op.properties.get("value") or v.op.attributes.get("value")
+        return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
+    return False
 
 
 def consistent(choice: dict[SSAValue, Encoding]) -> dict[SSAValue, Encoding]:

@@ -152,6 +152,10 @@ def kind_of(op: Operation) -> OpKind:
         return k
     if name in _MEMORY:
         return OpKind.ANCHOR if is_expensive_memory_op(op) else OpKind.SAME
+    if name == "ttng.warp_group_dot_wait":
+        # One waited-on tensor passes through in its layout (Triton propagates through
+        # the wait); several are tied index by index, which SAME cannot say.
+        return OpKind.SAME if len(tensor_operands(op)) == 1 else OpKind.ANCHOR
     if name == "tt.scan":
         # Scans lower for blocked layouts only; anything else stays where it is.
         encs = {encoding_of_type(v.type) for v in tensor_operands(op)}
@@ -177,7 +181,7 @@ def _kind_of_name(op: Operation) -> OpKind:
         return OpKind.SHAPE
     if name in _REGIONS:
         return OpKind.REGION
-    assert name not in _MEMORY and name != "tt.scan"
+    assert name not in _MEMORY and name not in ("tt.scan", "ttng.warp_group_dot_wait")
     if _is_elementwise(op):
         return OpKind.SAME
     return OpKind.ANCHOR

@@ -45,7 +45,15 @@ CONVERT_FLOOR = 4.0
 one between two spellings of a layout, free to run, is an op the count of conversions
 sees, so cheap producers are recomputed rather than kept behind it."""
 
-_NOT_REMATERIALIZABLE = {"tt.load", "tt.reduce", "tt.scan", "tt.atomic_rmw", "tt.atomic_cas", "tt.store"}
+_NOT_REMATERIALIZABLE = {
+    "tt.load",
+    "tt.reduce",
+    "tt.scan",
+    "tt.atomic_rmw",
+    "tt.atomic_cas",
+    "tt.store",
+    "ttng.warp_group_dot_wait",
+}
 
 
 @dataclass(frozen=True)
@@ -154,15 +162,23 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: Re
     target = layout_of(cvt.result)
     src = cvt.src
     source_enc = layout_of(src)
-    if target is None or source_enc is None or isinstance(target, DotOperandEncoding):
+    if target is None or source_enc is None:
         return False
-    need = _backward_slice(src, target, chains)
+    dot_operand = isinstance(target, DotOperandEncoding)
+    need = _backward_slice(src, target, RematChains(cheap_loads=False) if dot_operand else chains)
     if need is None:
+        return False
+    if dot_operand and not all(kind_of(v.op) is not OpKind.SHAPE for v in need if isinstance(v, OpResult)):
         return False
     price = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]
     respelled = price <= RESPELL_PRICE  # two spellings of one layout: the conversion goes
     saved = max(price, CONVERT_FLOOR) * execution_weight(cvt)
     cost = _duplicated_cost(need, cvt)
+    if dot_operand and cost > 0:
+        # A dot operand layout repeats data across threads: a chain moves into one
+        # (elementwise ops from constants, ranges and splats, as Triton hoists a
+        # conversion to a dot operand) only when nothing of it must also survive.
+        return False
     if cost >= saved and not respelled:
         return False
     mapping: dict[SSAValue, SSAValue] = {}

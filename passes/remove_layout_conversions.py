@@ -129,6 +129,7 @@ _EFFECTFUL = {
     "tt.histogram",
     "tt.elementwise_inline_asm",
     "tt.extern_elementwise",
+    "ttng.warp_group_dot_wait",
 }
 
 
@@ -191,6 +192,7 @@ class RemoveLayoutConversionsPass(ModulePass):
             lambda m: remove_layout_conversions(ctx, m, log),
             lambda m: remove_layout_conversions(ctx, m, strategy="triton"),
             log.add if log is not None else None,
+            others=[("the objective's first minimum", lambda m: remove_layout_conversions(ctx, m, strategy="objective-work"))],
         )
         if log is not None:
             sys.stderr.write(log.text(op))

@@ -15,7 +15,8 @@ argument, its init value, its yielded value and the loop result; a SOURCE op's r
 be spelled ``A`` now. The component may take spelling ``B`` when ``B`` is the same
 linear layout as ``A`` at every value's shape and every op on its border accepts ``B``:
 a conversion (its other side is untouched: it stays a conversion, or becomes a no-op
-when that side is spelled ``B``) or a SINK. Any other op on the border (an anchor, a
+when that side is spelled ``B``), a SINK, or a shape op whose verifier compares linear
+layouts (``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split``). Any other op on the border (an anchor, a
 shape op, a branch, a function argument) rejects the component, so the IR stays valid.
 
 **The rewrite.** For a conversion ``A -> B`` between equal linear layouts, the source's
@@ -126,12 +127,12 @@ def _joined(v: SSAValue) -> list[SSAValue] | None:
             out += _loop_group(op, v.index)
         elif k is OpKind.SAME:
             out += tensor_operands(op) + tensor_results(op)
-        elif k not in (OpKind.SOURCE, OpKind.CONVERT):
+        elif k not in (OpKind.SOURCE, OpKind.CONVERT) and not _compares_linear_layouts(op):
             return None
     for use in v.uses:
         user = use.operation
         k = kind_of(user)
-        if k in (OpKind.CONVERT, OpKind.SINK):
+        if k in (OpKind.CONVERT, OpKind.SINK) or _compares_linear_layouts(user):
             continue
         if k is OpKind.SAME:
             out += tensor_operands(user) + tensor_results(user)
@@ -142,6 +143,13 @@ def _joined(v: SSAValue) -> list[SSAValue] | None:
         else:
             return None
     return out
+
+
+def _compares_linear_layouts(op: Operation) -> bool:
+    """A shape op whose verifier compares its operand and result layouts as linear
+    layouts (as Triton's does): a border that takes either spelling. Not a reduction or
+    ``tt.expand_dims``, which want the exact slice of their result's spelling."""
+    return kind_of(op) is OpKind.SHAPE and op.name not in ("tt.reduce", "tt.expand_dims")
 
 
 def _loop_group(loop: scf.ForOp, i: int) -> list[SSAValue]:

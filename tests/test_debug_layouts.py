@@ -55,8 +55,11 @@ def test_matmul_log_names_every_value_once_as_printed() -> None:
     assert "cost 0 < conversion 0" not in proc.stderr
     assert "chosen by the objective (from " in proc.stderr
     # the loop's results and the dot's accumulator are told apart
-    assert any(ln.startswith("%acc_1#2: #ttg.nvidia_mma<") for ln in lines)
-    assert any(ln.startswith("%acc_3: #ttg.nvidia_mma<") and ln.endswith("<- anchor (ttng.warp_group_dot)") for ln in lines)
+    # (the printer's suffixes follow the IR: match the name, not its number)
+    assert any(re.match(r"%acc(_\d+)?#2: #ttg.nvidia_mma<", ln) for ln in lines)
+    assert any(
+        re.match(r"%acc(_\d+)?: #ttg.nvidia_mma<", ln) and ln.endswith("<- anchor (ttng.warp_group_dot)") for ln in lines
+    )
 
 
 def test_a_value_the_pass_removed_is_marked() -> None:

@@ -165,6 +165,7 @@ class RematerializeConvertedSource(RewritePattern):
                 properties=dict(src.properties),
                 attributes=dict(src.attributes),
             )
+            _keep_name(new, op, src)
             rewriter.replace(op, new)
         elif src.name == "arith.constant":
             value = src.properties.get("value", src.attributes.get("value"))
@@ -178,7 +179,14 @@ class RematerializeConvertedSource(RewritePattern):
             else:
                 attrs["value"] = new_value
             new = type(src).create(result_types=[res_type], properties=props, attributes=attrs)
+            _keep_name(new, op, src)
             rewriter.replace(op, new)
+
+
+def _keep_name(new: Operation, cvt: ConvertLayoutOp, src: Operation) -> None:
+    """The rebuilt source keeps a name: the conversion's, else the source's (the printer
+    tells equal names apart)."""
+    new.results[0].name_hint = cvt.result.name_hint or src.results[0].name_hint
 
 
 CONVERT_LAYOUT_PATTERNS: tuple[RewritePattern, ...] = (

@@ -22,7 +22,15 @@ from functools import lru_cache
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.plans.plan import PlanCounts, PlanError, PlanKind
 
-__all__ = ["REGISTER_MOVE", "ConversionCost", "conversion_cost", "estimate_conversion_cost", "plan_element_bits"]
+__all__ = [
+    "ALU_PER_WORD",
+    "REGISTER_MOVE",
+    "ConversionCost",
+    "conversion_cost",
+    "estimate_conversion_cost",
+    "estimate_reduction_cost",
+    "plan_element_bits",
+]
 
 REGISTER_MOVE = 1 / 32
 """Cycles charged per register move of a plan (a conversion kept in the IR is never free)."""
@@ -136,3 +144,36 @@ def estimate_conversion_cost(src: LinearLayout, dst: LinearLayout, element_bits:
     except (PlanError, ValueError):
         return shared
     return min(shared, SHUFFLE_SELECT_OVERHEAD * rounds * max(1, bits // 32))
+
+
+ALU_PER_WORD = 0.25
+"""An ALU op on a 32-bit register, in the unit above (a plan's select costs the same)."""
+
+
+@lru_cache(maxsize=16384)
+def estimate_reduction_cost(src: LinearLayout, axis: int, element_bits: int) -> float:
+    """The price of reducing a tensor laid out by ``src`` along ``axis`` (per warp, the
+    unit of a conversion's price), as the reduction lowering does it:
+
+    * within each thread, the registers that differ along ``axis`` combine first:
+      ``R − R/2^r`` ALU ops for R registers and r register bases along ``axis``;
+    * each lane basis along ``axis`` is one butterfly step: a shuffle and a combine per
+      remaining register;
+    * warp bases along ``axis`` add a shared-memory round trip of the partials (a store
+      and a load per remaining register, two barriers) and a combine step per basis.
+
+    Register, lane and warp bases that are zero (broadcast) or do not move along
+    ``axis`` cost nothing here."""
+    words = max(1.0, element_bits / 32)
+
+    def along(dim: str) -> int:
+        return sum(1 for b in src.bases.get(dim, []) if axis < len(b) and b[axis])
+
+    regs = src.in_dim_size("register") if src.has_in_dim("register") else 1
+    kept = max(1, regs >> along("register"))
+    cost = (regs - kept) * ALU_PER_WORD * words
+    cost += along("lane") * kept * (1 + ALU_PER_WORD) * words
+    w = along("warp")
+    if w:
+        cost += 2 * kept * words + 2 * 4 + w * kept * ALU_PER_WORD * words
+    return cost
