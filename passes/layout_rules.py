@@ -10,7 +10,8 @@ means adding it here:
     ``tt.make_range``, ``tt.splat``, ``ttg.local_load``, ``tt.histogram``);
   - ``SINK``: its tensor operands are accepted in any layout (``ttg.local_alloc``,
     ``tt.descriptor_store``, ``tt.print``, ``tt.assert``, ``tt.unsplat``, ``ttg.local_store``);
-  - ``SHAPE``: a shape op with a free result layout (``ltc.encodings.shape_rules``);
+  - ``SHAPE``: a shape op with a free result layout (``ltc.encodings.shape_rules``;
+    ``ttg.fp4_to_fp`` too: it unpacks each byte in its thread);
   - ``CONVERT``: ``ttg.convert_layout``;
   - ``ANCHOR``: the layouts it has are fixed (global memory ops of at least one element
     per thread, ``tt.dot``, ``ttng.warp_group_dot``, calls, gathers, scans, ...);
@@ -38,6 +39,8 @@ from ltc.dialects.verifier import layout_context
 from ltc.encodings import Encoding
 from ltc.encodings.shape_rules import (
     expand_dims_encoding,
+    fp4_packed_encoding,
+    fp4_unpacked_encoding,
     join_encoding,
     reduce_encoding,
     reshape_encoding,
@@ -75,7 +78,7 @@ class OpKind(Enum):
 
 _SOURCES = {"arith.constant", "tt.make_range", "tt.splat", "ttg.local_load", "tt.histogram"}
 _SINKS = {"ttg.local_alloc", "ttg.local_store", "tt.descriptor_store", "tt.print", "tt.assert", "tt.unsplat"}
-_SHAPES = {"tt.trans", "tt.reshape", "tt.join", "tt.split", "tt.expand_dims", "tt.reduce"}
+_SHAPES = {"tt.trans", "tt.reshape", "tt.join", "tt.split", "tt.expand_dims", "tt.reduce", "ttg.fp4_to_fp"}
 _REGIONS = {"scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition", "cf.br", "cf.cond_br", "cf.switch"}
 _MEMORY = {"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas"}
 _ELEMENTWISE_TT = {
@@ -215,6 +218,8 @@ def forward(op: Operation, enc: Encoding) -> list[Encoding] | None:
             return [expand_dims_encoding(enc, shape, _axis(op))]
         if op.name == "tt.reduce":
             return [reduce_encoding(enc, _axis(op))] * len(results)
+        if op.name == "ttg.fp4_to_fp":
+            return [fp4_unpacked_encoding(enc, shape, _axis(op))]
     except (ValueError, AssertionError):
         return None
     return None
@@ -245,6 +250,8 @@ def backward(op: Operation, enc: Encoding) -> Encoding | None:
             return SliceEncoding(_axis(op), enc) if isinstance(enc, DistributedEncoding) else None
         if op.name == "tt.reduce":
             return enc.parent if isinstance(enc, SliceEncoding) and enc.dim == _axis(op) else None
+        if op.name == "ttg.fp4_to_fp":
+            return fp4_packed_encoding(enc, shape, _axis(op))
     except (ValueError, AssertionError):
         return None
     return None
@@ -255,7 +262,7 @@ def compute_price(op: Operation) -> float:
     ``op``, in the unit of a conversion's price (memory-pipe cycles,
     ``ltc.lowering.plans.cost``): a quarter for ALU ops (as a plan's select), 2 for
     transcendental math, 8 for a memory access; shape ops and sources are free."""
-    if kind_of(op) is OpKind.SOURCE or (kind_of(op) is OpKind.SHAPE and op.name != "tt.reduce"):
+    if kind_of(op) is OpKind.SOURCE or (kind_of(op) is OpKind.SHAPE and op.name not in ("tt.reduce", "ttg.fp4_to_fp")):
         return 0.0
     if op.name in _MEMORY or op.name == "ttg.local_load":
         return 8.0

@@ -48,6 +48,37 @@ def test_join_then_split_gives_the_operand_layout_back() -> None:
     assert split_encoding(j, [64, 32, 2]) == b
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_fp4_unpacked_layout_inverts_fp4_source_layout(seed: int) -> None:
+    """On random layouts of a packed tensor: unpacking doubles the axis (register bit 0
+    one step along it) and the source layout comes back exactly."""
+    import numpy as np
+
+    from ltc.encodings.shape_rules import fp4_packed_encoding, fp4_source_layout, fp4_unpacked_layout
+    from tests.random_layouts import random_linear_layout
+
+    rng = np.random.default_rng(seed)
+    src = random_linear_layout(rng, {"dim0": 16, "dim1": 32}, 4)
+    axis = seed % 2
+    out = fp4_unpacked_layout(src, axis)
+    assert out.out_dims == {"dim0": 16 * (2 - axis), "dim1": 32 * (1 + axis)}
+    assert out.bases["register"][0] == ((1, 0) if axis == 0 else (0, 1))
+    assert fp4_source_layout(out, axis) == src
+
+
+def test_fp4_of_blocked_stays_blocked() -> None:
+    """A blocked operand with the axis fastest keeps a blocked spelling (sizePerThread
+    doubled along the axis), and back."""
+    from ltc.encodings.shape_rules import fp4_packed_encoding, fp4_unpacked_encoding
+
+    b = BlockedEncoding((1, 4), (8, 4), (4, 1), (1, 0))
+    u = fp4_unpacked_encoding(b, [32, 32], 1)
+    assert u == BlockedEncoding((1, 8), (8, 4), (4, 1), (1, 0))
+    assert fp4_packed_encoding(u, [32, 64], 1) == b
+    # a result whose byte halves sit in two lanes has no packed source
+    assert fp4_packed_encoding(BlockedEncoding((1, 1), (8, 4), (4, 1), (1, 0)), [32, 64], 1) is None
+
+
 def test_split_needs_the_last_dim_in_exactly_one_register_bit() -> None:
     # The last dim held by lanes: no free split.
     lanes_hold_it = BlockedEncoding((1, 1, 1), (16, 1, 2), (4, 1, 1), (2, 1, 0))

@@ -28,37 +28,9 @@ from xdsl.utils.exceptions import VerifyException
 from ltc.dialects.tt.types import type_text
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.encodings.blocked import BlockedEncoding
-from ltc.linear_layout import LinearLayout
+from ltc.encodings.shape_rules import fp4_source_layout
 
 __all__ = ["Fp4ToFpOp", "fp4_source_layout"]
-
-
-def fp4_source_layout(result: LinearLayout, axis: int) -> LinearLayout | None:
-    """The layout of the packed source given the unpacked result's ``result`` layout,
-    or None when the result does not keep the two halves of a byte in one register
-    pair (first register basis one step along ``axis``, other ``axis`` steps even)."""
-    bases = result.bases
-    outs = result.out_dims
-    names = list(outs)
-    if axis >= len(names):
-        return None
-    unit = tuple(1 if i == axis else 0 for i in range(len(names)))
-    registers = [tuple(b) for b in bases.get("register", [])]
-    if not registers or registers[0] != unit:
-        return None
-    halved: list[tuple[str, list[tuple[int, ...]]]] = []
-    for in_dim, dim_bases in bases.items():
-        kept = [tuple(b) for b in dim_bases]
-        if in_dim == "register":
-            kept = kept[1:]
-        new = []
-        for b in kept:
-            if b[axis] % 2:
-                return None
-            new.append(tuple(c // 2 if i == axis else c for i, c in enumerate(b)))
-        halved.append((in_dim, new))
-    out_dims = [(n, s // 2 if i == axis else s) for i, (n, s) in enumerate(outs.items())]
-    return LinearLayout(halved, out_dims)
 
 
 @irdl_op_definition

@@ -12,7 +12,11 @@ it holds, only the element's logical index changes. Stated on linear layouts
 * ``split``: the inverse, defined when one register basis is exactly the last dim's bit
   and no other basis touches it;
 * ``expand_dims(axis)``: a size-1 out dim inserted (a slice operand gives its parent);
-* ``broadcast``: the same encoding at the larger shape.
+* ``broadcast``: the same encoding at the larger shape;
+* ``fp4_to_fp(axis)`` (two e2m1 values a byte, unpacked along ``axis``): the low and high
+  nibble are register bit 0 one step apart along ``axis``, every other ``axis`` step
+  doubles (``fp4_unpacked_layout``); its inverse (``fp4_source_layout``) exists when
+  the result holds both halves of each byte in one register pair.
 
 A legacy encoding (``#ttg.blocked``) is returned when it spells exactly the same linear
 layout, otherwise ``#ttg.linear``. ``None`` means no free result layout exists (split).
@@ -32,6 +36,10 @@ from ltc.linear_layout import LinearLayout
 
 __all__ = [
     "broadcast_encoding",
+    "fp4_packed_encoding",
+    "fp4_source_layout",
+    "fp4_unpacked_encoding",
+    "fp4_unpacked_layout",
     "expand_dims_encoding",
     "join_encoding",
     "reduce_encoding",
@@ -170,3 +178,67 @@ def reduce_encoding(enc: Encoding, axis: int) -> DistributedEncoding:
 def broadcast_encoding(enc: Encoding) -> Encoding:
     """``tt.broadcast`` keeps its encoding (Triton: SameOperandsAndResultEncoding)."""
     return enc
+
+
+def fp4_source_layout(result: LinearLayout, axis: int) -> LinearLayout | None:
+    """The layout of the packed source given the unpacked result's ``result`` layout,
+    or None when the result does not keep the two halves of a byte in one register
+    pair (first register basis one step along ``axis``, other ``axis`` steps even)."""
+    bases = result.bases
+    outs = result.out_dims
+    names = list(outs)
+    if axis >= len(names):
+        return None
+    unit = tuple(1 if i == axis else 0 for i in range(len(names)))
+    registers = [tuple(b) for b in bases.get("register", [])]
+    if not registers or registers[0] != unit:
+        return None
+    halved: list[tuple[str, list[tuple[int, ...]]]] = []
+    for in_dim, dim_bases in bases.items():
+        kept = [tuple(b) for b in dim_bases]
+        if in_dim == "register":
+            kept = kept[1:]
+        new = []
+        for b in kept:
+            if b[axis] % 2:
+                return None
+            new.append(tuple(c // 2 if i == axis else c for i, c in enumerate(b)))
+        halved.append((in_dim, new))
+    out_dims = [(n, s // 2 if i == axis else s) for i, (n, s) in enumerate(outs.items())]
+    return LinearLayout(halved, out_dims)
+
+
+def fp4_unpacked_layout(source: LinearLayout, axis: int) -> LinearLayout:
+    """The unpacked result's layout of a packed ``source`` (``fp4_source_layout``'s
+    inverse): register bit 0 steps one along ``axis``, every other ``axis`` step doubles."""
+    outs = source.out_dims
+    unit = [1 if i == axis else 0 for i in range(len(outs))]
+    bases: dict[str, list[list[int]]] = {}
+    for in_dim, dim_bases in source.bases.items():
+        bases[in_dim] = [[c * 2 if i == axis else c for i, c in enumerate(b)] for b in dim_bases]
+    bases["register"] = [unit] + bases.get("register", [])
+    return LinearLayout.from_bases(bases, {n: s * 2 if i == axis else s for i, (n, s) in enumerate(outs.items())})
+
+
+def fp4_unpacked_encoding(enc: Encoding, shape: Sequence[int], axis: int) -> DistributedEncoding:
+    """The free result layout of ``ttg.fp4_to_fp`` of a packed ``shape`` tensor."""
+    out_shape = [s * 2 if i == axis else s for i, s in enumerate(shape)]
+    legacy = None
+    if isinstance(enc, BlockedEncoding) and enc.cga.num_ctas == 1 and enc.order[0] == axis:
+        spt = tuple(s * 2 if i == axis else s for i, s in enumerate(enc.size_per_thread))
+        legacy = BlockedEncoding(spt, enc.threads_per_warp, enc.warps_per_cta, enc.order)
+    return _spelled(fp4_unpacked_layout(to_linear_layout(enc, shape), axis), out_shape, legacy)
+
+
+def fp4_packed_encoding(enc: Encoding, shape: Sequence[int], axis: int) -> DistributedEncoding | None:
+    """The packed operand layout that makes ``ttg.fp4_to_fp`` give ``enc`` at the
+    unpacked ``shape`` for free, or None when ``enc`` splits a byte's halves."""
+    source = fp4_source_layout(to_linear_layout(enc, shape), axis)
+    if source is None:
+        return None
+    in_shape = [s // 2 if i == axis else s for i, s in enumerate(shape)]
+    legacy = None
+    if isinstance(enc, BlockedEncoding) and enc.cga.num_ctas == 1 and enc.size_per_thread[axis] % 2 == 0:
+        spt = tuple(s // 2 if i == axis else s for i, s in enumerate(enc.size_per_thread))
+        legacy = BlockedEncoding(spt, enc.threads_per_warp, enc.warps_per_cta, enc.order)
+    return _spelled(source, in_shape, legacy)

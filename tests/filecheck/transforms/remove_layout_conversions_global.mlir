@@ -182,3 +182,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %rc, %r#1 : tensor<32xf32, #W>, tensor<32xf32, #W>
   }
 }
+
+// -----
+
+// ttg.fp4_to_fp unpacks each byte in its thread: the packed constant is built in the
+// layout that unpacks to the returned one, and no conversion is left.
+// CHECK-LABEL: tt.func @unpack_into_the_returned_layout
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[U:.+]] = ttg.fp4_to_fp
+// CHECK-NEXT: tt.return %[[U]]
+#P8 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#U16 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#R16 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @unpack_into_the_returned_layout() -> tensor<64x64xbf16, #R16> {
+    %c = arith.constant dense<7> : tensor<64x32xi8, #P8>
+    %u = ttg.fp4_to_fp %c {axis = 1 : i32} : tensor<64x32xi8, #P8> -> tensor<64x64xbf16, #U16>
+    %r = ttg.convert_layout %u : tensor<64x64xbf16, #U16> -> tensor<64x64xbf16, #R16>
+    tt.return %r : tensor<64x64xbf16, #R16>
+  }
+}
