@@ -59,6 +59,7 @@ from ltc.passes.layout_rules import (
     OpKind,
     backward,
     forward,
+    free_use,
     kind_of,
     remat_cost,
     tensor_operands,
@@ -528,7 +529,7 @@ class _Context:
                                 join(f, e)
                     continue
                 kind = kind_of(user)
-                if kind is OpKind.SINK:
+                if kind is OpKind.SINK or free_use(use):
                     continue
                 if kind is OpKind.CONVERT:
                     to = layout_of(user.results[0])

@@ -69,6 +69,7 @@ from ltc.passes.layout_rules import (
     OpKind,
     backward,
     forward,
+    free_use,
     kind_of,
     tensor_operands,
     tensor_results,
@@ -285,6 +286,8 @@ class LayoutEngine:
         anchored = (v, enc) in self.anchored
         log = self.log
         for use in list(v.uses):
+            if free_use(use):
+                continue  # (a gather's source: nothing flows through it)
             op, idx = use.operation, use.index
             k = kind_of(op)
             why = f"propagated from {name} through {op.name}" if log is not None else ""
@@ -374,6 +377,8 @@ class LayoutEngine:
             return self.cands[w]
 
         for use in v.uses:
+            if free_use(use):
+                continue
             op = use.operation
             k = kind_of(op)
             if k is OpKind.CONVERT:
@@ -627,9 +632,10 @@ class LayoutEngine:
         """Convert ``op``'s tensor operands to ``enc``; with ``by_linear_layout`` an operand
         whose layout is the same linear layout spelled differently is left alone (the
         shape ops' verifiers compare linear layouts)."""
+        ruled = set(tensor_operands(op))  # (not a gather's source: it takes any layout)
         for i, o in enumerate(op.operands):
             have = layout_of(o)
-            if not isinstance(o.type, TensorType) or have == enc:
+            if o not in ruled or have == enc:
                 continue
             if by_linear_layout and have is not None:
                 shape = tensor_shape(o.type)

@@ -57,7 +57,17 @@ from ltc.lowering.plans.cost import estimate_reduction_cost
 from ltc.passes.cfg import edges, incoming, is_branch
 from ltc.passes.conversion_cost import execution_weight
 from ltc.passes.layout_ir import layout_of, tensor_shape
-from ltc.passes.layout_rules import OpKind, backward, compute_price, element_bytes, forward, kind_of, tensor_operands, tensor_results
+from ltc.passes.layout_rules import (
+    OpKind,
+    backward,
+    compute_price,
+    element_bytes,
+    forward,
+    free_use,
+    kind_of,
+    tensor_operands,
+    tensor_results,
+)
 
 __all__ = ["LayoutObjective", "consistent", "group", "minimize", "triton_rule_start"]
 
@@ -438,6 +448,8 @@ class LayoutObjective:
         out: list[tuple[SSAValue, Encoding | None]] = []
         for m in group(v):
             for use in m.uses:
+                if free_use(use):
+                    continue
                 op = use.operation
                 k = self.kind(op)
                 if k in (OpKind.SAME, OpKind.SHAPE):

@@ -5,7 +5,8 @@ means adding it here:
 
 * ``kind_of(op)`` — the op's category:
   - ``SAME``: every tensor operand and result has one encoding (elementwise ops,
-    ``tt.addptr``, ``tt.broadcast``, small loads; Triton's SameOperandsAndResultEncoding);
+    ``tt.addptr``, ``tt.broadcast``, small loads; Triton's SameOperandsAndResultEncoding;
+    a ``tt.gather``'s indices and result, its source taken in any layout: ``free_use``);
   - ``SOURCE``: its tensor results can be built in any layout at no cost (constants,
     ``tt.make_range``, ``tt.splat``, ``ttg.local_load``, ``tt.histogram``);
   - ``SINK``: its tensor operands are accepted in any layout (``ttg.local_alloc``,
@@ -32,7 +33,7 @@ import math
 from enum import Enum
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, SSAValue, Use
 
 from ltc.dialects.tt import element_bit_width
 from ltc.dialects.verifier import layout_context
@@ -56,6 +57,7 @@ __all__ = [
     "backward",
     "element_bytes",
     "forward",
+    "free_use",
     "is_expensive_memory_op",
     "kind_of",
     "compute_price",
@@ -112,8 +114,22 @@ _EXPENSIVE_MATH = {
 }
 
 
+_FREE_OPERANDS = {"tt.gather": (0,)}
+"""Operands an op takes in any layout, apart from its layout rule (the source of a
+``tt.gather``: only the indices share the result's layout)."""
+
+
 def tensor_operands(op: Operation) -> list[SSAValue]:
-    return [v for v in op.operands if isinstance(v.type, TensorType)]
+    """The tensor operands that follow ``op``'s layout rule (``kind_of``)."""
+    free = _FREE_OPERANDS.get(op.name, ())
+    return [v for i, v in enumerate(op.operands) if isinstance(v.type, TensorType) and i not in free]
+
+
+def free_use(use: Use) -> bool:
+    """Whether ``use`` is an operand its op takes in any layout (``_FREE_OPERANDS``): no
+    layout flows through it and none is required of it."""
+    free = _FREE_OPERANDS.get(use.operation.name)
+    return free is not None and use.index in free
 
 
 def tensor_results(op: Operation) -> list[SSAValue]:
@@ -155,6 +171,10 @@ def kind_of(op: Operation) -> OpKind:
         return k
     if name in _MEMORY:
         return OpKind.ANCHOR if is_expensive_memory_op(op) else OpKind.SAME
+    if name == "tt.gather":
+        # The indices and the result share a layout (the source is taken in any); with
+        # efficient_layout the written layouts were chosen for the lowering: kept.
+        return OpKind.ANCHOR if "efficient_layout" in op.attributes or "efficient_layout" in op.properties else OpKind.SAME
     if name == "ttng.warp_group_dot_wait":
         # One waited-on tensor passes through in its layout (Triton propagates through
         # the wait); several are tied index by index, which SAME cannot say.
@@ -184,7 +204,7 @@ def _kind_of_name(op: Operation) -> OpKind:
         return OpKind.SHAPE
     if name in _REGIONS:
         return OpKind.REGION
-    assert name not in _MEMORY and name not in ("tt.scan", "ttng.warp_group_dot_wait")
+    assert name not in _MEMORY and name not in ("tt.scan", "ttng.warp_group_dot_wait", "tt.gather")
     if _is_elementwise(op):
         return OpKind.SAME
     return OpKind.ANCHOR

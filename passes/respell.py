@@ -34,7 +34,7 @@ from xdsl.rewriter import Rewriter
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding, to_linear_layout
 from ltc.passes.layout_ir import layout_of, retype, tensor_shape, walk_list, with_layout
-from ltc.passes.layout_rules import OpKind, kind_of, tensor_operands, tensor_results
+from ltc.passes.layout_rules import OpKind, free_use, kind_of, tensor_operands, tensor_results
 
 __all__ = ["respell", "respell_conversions"]
 
@@ -132,7 +132,7 @@ def _joined(v: SSAValue) -> list[SSAValue] | None:
     for use in v.uses:
         user = use.operation
         k = kind_of(user)
-        if k in (OpKind.CONVERT, OpKind.SINK) or _compares_linear_layouts(user):
+        if k in (OpKind.CONVERT, OpKind.SINK) or free_use(use) or _compares_linear_layouts(user):
             continue
         if k is OpKind.SAME:
             out += tensor_operands(user) + tensor_results(user)

@@ -202,3 +202,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<64x64xbf16, #R16>
   }
 }
+
+// -----
+
+// tt.gather: the indices and the result share a layout and the source is taken in
+// any, so the indices' layout flows through to the returned result and the source is
+// not converted; with efficient_layout the written layouts stay.
+// CHECK-LABEL: tt.func @gather_takes_its_indices_layout
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.gather %src[%idx] {axis = 0 : i32} : (tensor<64x32xf32, #[[S:blocked[0-9]*]]>, tensor<128x32xi32, #[[I:blocked[0-9]*]]>) -> tensor<128x32xf32, #[[I]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK-LABEL: tt.func @gather_with_efficient_layout
+// CHECK: ttg.convert_layout %idx
+// CHECK: tt.gather {{.*}} efficient_layout
+// CHECK: ttg.convert_layout
+#I = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#G = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#S = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @gather_takes_its_indices_layout(%idx: tensor<128x32xi32, #I>, %src: tensor<64x32xf32, #S>) -> tensor<128x32xf32, #I> {
+    %i = ttg.convert_layout %idx : tensor<128x32xi32, #I> -> tensor<128x32xi32, #G>
+    %g = tt.gather %src[%i] {axis = 0 : i32} : (tensor<64x32xf32, #S>, tensor<128x32xi32, #G>) -> tensor<128x32xf32, #G>
+    %r = ttg.convert_layout %g : tensor<128x32xf32, #G> -> tensor<128x32xf32, #I>
+    tt.return %r : tensor<128x32xf32, #I>
+  }
+  tt.func @gather_with_efficient_layout(%idx: tensor<128x32xi32, #I>, %src: tensor<64x32xf32, #S>) -> tensor<128x32xf32, #I> {
+    %i = ttg.convert_layout %idx : tensor<128x32xi32, #I> -> tensor<128x32xi32, #G>
+    %g = tt.gather %src[%i] {axis = 0 : i32, efficient_layout} : (tensor<64x32xf32, #S>, tensor<128x32xi32, #G>) -> tensor<128x32xf32, #G>
+    %r = ttg.convert_layout %g : tensor<128x32xf32, #G> -> tensor<128x32xf32, #I>
+    tt.return %r : tensor<128x32xf32, #I>
+  }
+}
