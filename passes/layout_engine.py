@@ -265,6 +265,9 @@ class LayoutEngine:
         for v in walk_values(self.body):
             if v not in self.fixed and (e := layout_of(v)) is not None:
                 self._push(v, e, "as written", work, fwd=True)
+        self._drain(work)
+
+    def _drain(self, work: list[tuple[SSAValue, Encoding, bool]]) -> None:
         while work:
             v, enc, fwd = work.pop()
             if fwd:

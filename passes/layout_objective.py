@@ -284,13 +284,24 @@ class LayoutObjective:
             return 0.0
         need = self._backward(op, want)
         if need is not None and self._free(op, need, res):
-            return sum(self._cvt(self.layout(o), need, o.type) for o in ops if not self.rebuilt(o))
+            return sum(self._operand_cvt(op, o, need) for o in ops if not self.rebuilt(o))
         src = self.layout(ops[0])
         outs = self._forward(op, src) if src is not None else None
         if outs is None:
             return INFEASIBLE
-        cost = sum(self._cvt(self.layout(o), src, o.type) for o in ops[1:] if not self.rebuilt(o))
+        cost = sum(self._operand_cvt(op, o, src) for o in ops[1:] if not self.rebuilt(o))
         return cost + sum(self._cvt(e, self.layout(r), r.type) for r, e in zip(res, outs))
+
+    def _operand_cvt(self, op: Operation, o: SSAValue, need: Encoding) -> float:
+        """The conversion of a shape op's operand ``o`` to ``need``: none between two
+        spellings of one linear layout where the op's verifier compares linear layouts
+        (all but reductions and ``tt.expand_dims``), as the rewrite leaves them."""
+        have = self.layout(o)
+        if have is None or have == need:
+            return 0.0
+        if op.name not in ("tt.reduce", "tt.expand_dims") and self._same_linear(have, need, o.type):  # type: ignore[arg-type]
+            return 0.0
+        return self._cvt(have, need, o.type)
 
     def _forward(self, op: Operation, enc: Encoding) -> list[Encoding] | None:
         key = (op, enc)
