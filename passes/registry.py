@@ -24,9 +24,9 @@ def _canonicalize() -> type[ModulePass]:
 
 
 def _cse() -> type[ModulePass]:
-    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+    from ltc.passes.cse import CSEPass
 
-    return CommonSubexpressionElimination
+    return CSEPass
 
 
 def _dce() -> type[ModulePass]:

@@ -46,9 +46,9 @@ def canonicalize_module(ctx: Context, module: ModuleOp, cse: bool = False, settl
         fold_conversions(module)
         settled = remove_dead_ops(module) == 0
     if cse:
-        from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+        from ltc.passes.cse import eliminate_common_subexpressions
 
-        CommonSubexpressionElimination().apply(ctx, module)
+        eliminate_common_subexpressions(module)
         settled = False
     return settled
 
