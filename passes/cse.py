@@ -6,7 +6,8 @@ The rewrite is xDSL's (``xdsl.transforms.common_subexpression_elimination``), op
   types, attributes and properties, structurally equal regions) is replaced by it, when
   it is free of side effects, or only reads and sits in the same block with no write in
   between;
-* a trivially dead op (unused results, no side effects) is erased; terminators stay;
+* a trivially dead op (unused results, no effect but reads and allocations of its own
+  values: xDSL's ``is_trivially_dead``) is erased; terminators stay;
 * the ops of a region see what the enclosing blocks defined (a scope per region), an
   op isolated from above starts from nothing; regions of several blocks are left alone.
 
@@ -29,6 +30,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 from xdsl.traits import (
     IsolatedFromAbove,
     IsTerminator,
@@ -120,10 +122,10 @@ class _Driver:
     def _operation(self, op: Operation) -> None:
         if op.has_trait(IsTerminator):
             return
-        effect = self._effect_class(op)
-        if effect == _PURE and all(r.first_use is None for r in op.results):
-            self._erase(op)  # trivially dead
+        if all(r.first_use is None for r in op.results) and would_be_trivially_dead(op):
+            self._erase(op)  # trivially dead (no effect but reads and own allocations)
             return
+        effect = self._effect_class(op)
         if any(len(region.blocks) > 1 for region in op.regions) or effect == _OTHER:
             return
         key = _key(op)

@@ -22,6 +22,7 @@ module {
     %y = arith.addi %a, %a : i32
     %z = arith.muli %x, %y : i32
     %dead = arith.subi %a, %a : i32
+    %unread = tt.load %p : !tt.ptr<i32>
     tt.store %p, %z : !tt.ptr<i32>
     tt.return
   }
