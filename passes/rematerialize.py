@@ -95,8 +95,13 @@ def _reduces_in_thread(op: Operation, operand_enc: Encoding) -> bool:
     return all(b[axis] == 0 for dim in ("lane", "warp", "block") for b in layout.bases.get(dim, []))
 
 
-def _backward_slice(src: SSAValue, target: Encoding, chains: RematChains = RematChains()) -> dict[SSAValue, Encoding] | None:
-    """Value -> layout it must be recomputed in; None when no slice exists."""
+def _backward_slice(
+    src: SSAValue, target: Encoding, chains: RematChains = RematChains(), through_loops: bool = False
+) -> dict[SSAValue, Encoding] | None:
+    """Value -> layout it must be recomputed in; None when no slice exists. With
+    ``through_loops`` an ``scf.for`` iter argument or result is in the slice too (the
+    loop then carries the value a second time, in the needed layout): its init value
+    and the value yielded for it join the slice."""
     need: dict[SSAValue, Encoding] = {}
     work = [(src, target)]
     while work:
@@ -106,6 +111,19 @@ def _backward_slice(src: SSAValue, target: Encoding, chains: RematChains = Remat
         if v in need:
             if need[v] != e:
                 return None
+            continue
+        carried = _carried(v) if through_loops else None
+        if carried is not None:
+            loop, i = carried
+            y = loop.body.block.last_op
+            if not isinstance(y, scf.YieldOp):
+                return None
+            for w in (loop.body.block.args[1 + i], loop.results[i]):
+                if w in need and need[w] != e:
+                    return None
+                need[w] = e
+            work.append((loop.operands[3 + i], e))
+            work.append((y.operands[i], e))
             continue
         if isinstance(v, BlockArgument) or not isinstance(v, OpResult):
             return None
@@ -131,9 +149,20 @@ def _backward_slice(src: SSAValue, target: Encoding, chains: RematChains = Remat
     return need
 
 
+def _carried(v: SSAValue) -> tuple[scf.ForOp, int] | None:
+    """(loop, iter index) when ``v`` is an iter argument or a result of an ``scf.for``."""
+    if isinstance(v, BlockArgument):
+        loop = v.block.parent_op()
+        if isinstance(loop, scf.ForOp) and v.index >= 1:
+            return loop, v.index - 1
+    elif isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
+        return v.op, v.index
+    return None
+
+
 def _duplicated_cost(need: dict[SSAValue, Encoding], cvt: Operation) -> float:
     """Cost of the slice ops whose originals must survive."""
-    ops = {v.op for v in need if isinstance(v, OpResult)}
+    ops = {v.op for v in need if isinstance(v, OpResult) and not isinstance(v.op, scf.ForOp)}
     survives: set[Operation] = set()
     changed = True
     while changed:
@@ -165,7 +194,9 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: Re
     if target is None or source_enc is None:
         return False
     dot_operand = isinstance(target, DotOperandEncoding)
-    need = _backward_slice(src, target, RematChains(cheap_loads=False) if dot_operand else chains)
+    need = _backward_slice(
+        src, target, RematChains(cheap_loads=False) if dot_operand else chains, through_loops=not dot_operand
+    )
     if need is None:
         return False
     if dot_operand and not all(kind_of(v.op) is not OpKind.SHAPE for v in need if isinstance(v, OpResult)):
@@ -186,9 +217,12 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: Re
     def resolve(v: SSAValue) -> SSAValue:
         return mapping.get(v, v)
 
-    order = [v for v in _program_order(need)]
-    for v in order:
-        assert isinstance(v, OpResult)
+    yields: list[tuple[scf.YieldOp, int, list[SSAValue]]] = []
+    for node in _program_order(need):
+        if isinstance(node, scf.ForOp):
+            yields.append(_carry_again(node, need, resolve, mapping))
+            continue
+        v = node
         op = v.op
         if op in {m.op for m in mapping if isinstance(m, OpResult)}:
             continue
@@ -205,6 +239,8 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: Re
             if e is not None:
                 retype(new_r, with_layout(r.type, e))
             mapping[r] = new_r
+    for y, n, yielded in yields:  # the new iter values are yielded in their layout
+        y.operands = [*y.operands[:n], *(resolve(w) for w in yielded)]
     replacement = resolve(src)
     if log is not None:
         # a conversion between equal layouts (cost 0) goes whatever the duplication costs
@@ -238,24 +274,87 @@ def _result_layouts(op: Operation, need: dict[SSAValue, Encoding]) -> list[Encod
     return out
 
 
-def _program_order(values) -> list[SSAValue]:  # noqa: ANN001
-    """``values`` ordered so that each comes after the values of the set it uses
-    (clones are placed right after their originals, so only data order matters)."""
-    order: list[SSAValue] = []
-    done: set[SSAValue] = set()
-    for root in values:
+def _program_order(need: dict[SSAValue, Encoding]) -> list[OpResult | scf.ForOp]:
+    """The slice's nodes, each after the nodes it uses: an op's result, or an ``scf.for``
+    that carries some of the slice's values a second time (after their init values; the
+    values computed in its body come after it). Clones are placed right after their
+    originals, so only data order matters."""
+
+    def node(v: SSAValue) -> OpResult | scf.ForOp:
+        carried = _carried(v)
+        if carried is not None:
+            return carried[0]
+        assert isinstance(v, OpResult)
+        return v
+
+    def uses(n: OpResult | scf.ForOp) -> list[OpResult | scf.ForOp]:
+        if isinstance(n, scf.ForOp):
+            inits = [n.operands[3 + i] for i in _carried_indices(n, need)]
+            return [node(o) for o in inits if o in need]
+        return [node(o) for o in n.op.operands if o in need]
+
+    order: list[OpResult | scf.ForOp] = []
+    done: set[OpResult | scf.ForOp] = set()
+    for root in {node(v): None for v in need}:
         stack = [(root, False)]
         while stack:
-            v, expanded = stack.pop()
-            if v in done:
+            n, expanded = stack.pop()
+            if n in done:
                 continue
             if expanded:
-                done.add(v)
-                order.append(v)
+                done.add(n)
+                order.append(n)
                 continue
-            stack.append((v, True))
-            stack.extend((o, False) for o in v.op.operands if o in values and o not in done)
+            stack.append((n, True))
+            stack.extend((m, False) for m in uses(n) if m not in done)
     return order
+
+
+def _carried_indices(loop: scf.ForOp, need: dict[SSAValue, Encoding]) -> list[int]:
+    """The iter indices of ``loop`` whose values the slice carries again."""
+    return [i for i, r in enumerate(loop.results) if r in need]
+
+
+def _carry_again(
+    loop: scf.ForOp, need: dict[SSAValue, Encoding], resolve, mapping: dict[SSAValue, SSAValue]  # noqa: ANN001
+) -> tuple[scf.YieldOp, int, list[SSAValue]]:
+    """Rebuild ``loop`` carrying each of its slice values once more, in the needed layout:
+    a new iter argument (its init the rebuilt init value) and a new result. Returns the
+    yield, the old number of iter values and the old yielded values whose rebuilt ones
+    the new iter values yield (patched once the body's slice is rebuilt; until then the
+    yield passes the new arguments through). A conversion of an old result to the new
+    layout after the loop takes the new result instead."""
+    indices = _carried_indices(loop, need)
+    body = loop.body.block
+    n = len(loop.results)
+    y = body.last_op
+    assert isinstance(y, scf.YieldOp)
+    yielded = [y.operands[i] for i in indices]
+    args = []
+    for i in indices:
+        old = body.args[1 + i]
+        new = body.insert_arg(with_layout(old.type, need[old]), len(body.args))
+        new.name_hint = old.name_hint
+        mapping[old] = new
+        args.append(new)
+    y.operands = [*y.operands, *args]
+    inits = [resolve(loop.operands[3 + i]) for i in indices]
+    region = loop.detach_region(loop.body)
+    rebuilt = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.operands[3:], *inits], region)
+    Rewriter.insert_op(rebuilt, InsertPoint.before(loop))
+    for old_r, new_r in zip(loop.results, rebuilt.results):
+        new_r.name_hint = old_r.name_hint
+        old_r.replace_all_uses_with(new_r)
+    for k, i in enumerate(indices):
+        again = rebuilt.results[n + k]
+        mapping[loop.results[i]] = again
+        for use in list(rebuilt.results[i].uses):
+            user = use.operation
+            if isinstance(user, ConvertLayoutOp) and user.result.type == again.type:
+                user.result.replace_all_uses_with(again)
+                Rewriter.erase_op(user)
+    Rewriter.erase_op(loop)
+    return y, n, yielded
 
 
 def hoist_out_of_loops(cvt: ConvertLayoutOp) -> bool:

@@ -233,3 +233,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<128x32xf32, #I>
   }
 }
+
+// -----
+
+// A conversion inside a loop whose source is carried by the loop, and needed in its old
+// layout too: the loop carries the value a second time in the new layout (its init
+// rebuilt, its update recomputed), and the conversion of the loop's result after the
+// loop takes the new result. Nothing is converted.
+// CHECK-LABEL: tt.func @carried_twice
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[R:.+]]:3 = scf.for {{.*}} -> (tensor<32xf32, #[[O:blocked[0-9]*]]>, tensor<32xf32, #[[W:blocked[0-9]*]]>, tensor<32xf32, #[[W]]>)
+// CHECK: arith.addf {{.*}} : tensor<32xf32, #[[O]]>
+// CHECK: arith.addf {{.*}} : tensor<32xf32, #[[W]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return %[[R]]#2, %[[R]]#1, %[[R]]#0
+#W = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#O = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @carried_twice() -> (tensor<32xf32, #W>, tensor<32xf32, #W>, tensor<32xf32, #O>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %one = arith.constant dense<1.000000e+00> : tensor<32xf32, #O>
+    %two = arith.constant dense<2.000000e+00> : tensor<32xf32, #W>
+    %r:2 = scf.for %i = %c0 to %c64 step %c1 iter_args(%x = %one, %y = %two) -> (tensor<32xf32, #O>, tensor<32xf32, #W>) : i32 {
+      %s = arith.addf %x, %one : tensor<32xf32, #O>
+      %sc = ttg.convert_layout %s : tensor<32xf32, #O> -> tensor<32xf32, #W>
+      %m = arith.mulf %y, %sc : tensor<32xf32, #W>
+      scf.yield %s, %m : tensor<32xf32, #O>, tensor<32xf32, #W>
+    }
+    %rc = ttg.convert_layout %r#0 : tensor<32xf32, #O> -> tensor<32xf32, #W>
+    tt.return %rc, %r#1, %r#0 : tensor<32xf32, #W>, tensor<32xf32, #W>, tensor<32xf32, #O>
+  }
+}
