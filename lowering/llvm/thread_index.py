@@ -20,7 +20,15 @@ from xdsl.ir import SSAValue
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.builder import ThreadBuilder
 
-__all__ = ["ThreadPart", "affine_value", "register_constants", "thread_columns", "thread_part"]
+__all__ = [
+    "ThreadPart",
+    "affine_value",
+    "register_constants",
+    "row_major_offset",
+    "row_major_shifts",
+    "thread_columns",
+    "thread_part",
+]
 
 
 class ThreadPart:
@@ -78,3 +86,24 @@ def affine_value(
     """``constant ⊕ (⊕ lane_i·lane_cols[i]) ⊕ (⊕ warp_j·warp_cols[j])`` as i32 (a
     :class:`~ltc.lowering.plans.plan.ThreadAffine`, evaluated per thread from ``tid.x``)."""
     return b.affine(tid, thread_columns(lane_cols, warp_cols, lane_bits), constant)
+
+
+def row_major_shifts(shape: Sequence[int]) -> list[int]:
+    """log2 of each dim's row-major stride in a tensor of power-of-two ``shape``."""
+    out = []
+    acc = 0
+    for n in reversed(shape):
+        out.append(acc)
+        acc += n.bit_length() - 1
+    return out[::-1]
+
+
+def row_major_offset(b: ThreadBuilder, coords: Sequence[SSAValue], shifts: Sequence[int]) -> SSAValue:
+    """The row-major offset of ``coords`` in a power-of-two shape: the coordinates' bits
+    side by side (``shifts``: ``row_major_shifts``), joined with ``or``."""
+    offset: SSAValue | None = None
+    for c, s in zip(coords, shifts):
+        term = c if s == 0 else b.binary("shl", c, b.i32(s))
+        offset = term if offset is None else b.binary("or", offset, term)
+    assert offset is not None
+    return offset
