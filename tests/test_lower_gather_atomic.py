@@ -213,3 +213,47 @@ def test_example_with_gather_and_atomics_matches_the_interpreter() -> None:
             run_kernel(parse_module(text), args)
         results[run] = out
     np.testing.assert_allclose(results["simulator"], results["interpreter"], rtol=2e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("src_layout", "bins"),
+    [
+        ("#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>", 64),
+        # a broadcast source (128 values over 4 warps of 64 lanes' worth): counted once
+        ("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>", 256),
+    ],
+)
+def test_histogram_counts_each_value_once(src_layout: str, bins: int) -> None:
+    text = f"""#S = {src_layout}
+#H = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
+  tt.func public @k(%x: !tt.ptr<i32> {{tt.divisibility = 16 : i32}}, %o: !tt.ptr<i32> {{tt.divisibility = 16 : i32}}, %n: i32) {{
+    %r = tt.make_range {{end = 64 : i32, start = 0 : i32}} : tensor<64xi32, #S>
+    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #S>
+    %xa = tt.addptr %xp, %r : tensor<64x!tt.ptr<i32>, #S>, tensor<64xi32, #S>
+    %v = tt.load %xa : tensor<64x!tt.ptr<i32>, #S>
+    %lim = tt.splat %n : i32 -> tensor<64xi32, #S>
+    %m = arith.cmpi slt, %r, %lim : tensor<64xi32, #S>
+    %h = tt.histogram %v, %m : tensor<64xi32, #S> -> tensor<{bins}xi32, #H>
+    %hr = tt.make_range {{end = {bins} : i32, start = 0 : i32}} : tensor<{bins}xi32, #H>
+    %op = tt.splat %o : !tt.ptr<i32> -> tensor<{bins}x!tt.ptr<i32>, #H>
+    %oa = tt.addptr %op, %hr : tensor<{bins}x!tt.ptr<i32>, #H>, tensor<{bins}xi32, #H>
+    tt.store %oa, %h : tensor<{bins}x!tt.ptr<i32>, #H>
+    tt.return
+  }}
+}}
+"""
+    ptx = compile_kernel(text, emit="ptx")
+    assert "red.shared.add.u32" in ptx
+    _ptxas_ok(ptx)
+    rng = np.random.default_rng(5)
+    x = rng.integers(-4, bins + 4, 64).astype(np.int32)  # some out of range: not counted
+    n = 57
+    for run in ("simulator", "interpreter"):
+        o = np.full(bins, -1, np.int32)
+        if run == "simulator":
+            simulate_ptx(ptx, (1, 1, 1), [x.copy(), o, n])
+        else:
+            run_kernel(parse_module(text), [x.copy(), o, n])
+        kept = x[:n][(x[:n] >= 0) & (x[:n] < bins)]
+        np.testing.assert_array_equal(o, np.bincount(kept, minlength=bins), err_msg=run)

@@ -3,7 +3,7 @@
 Every ``tt.func`` becomes an ``llvm.func`` (a kernel: ``nvvm.kernel``, ``nvvm.reqntid`` =
 num-warps × threads-per-warp). Each op is lowered, in program order, by its handler in
 :data:`HANDLERS` (op name → function, one module per op family: ``control``,
-``elementwise``, ``shape``, ``memory``, ``convert_layout``, ``reduce``, ``gather``, ``atomic``), with the
+``elementwise``, ``shape``, ``memory``, ``convert_layout``, ``reduce``, ``gather``, ``atomic``, ``histogram``), with the
 per-function state of :mod:`ltc.lowering.llvm.function`; then pure ops left unused by the
 builder's rewrites are removed. The scratch the functions claimed becomes one
 ``@global_smem`` array and the module's ``ttg.shared``.
@@ -47,6 +47,7 @@ from ltc.lowering.llvm.elementwise import ELEMENTWISE_HANDLERS
 from ltc.lowering.llvm.atomic import ATOMIC_HANDLERS
 from ltc.lowering.llvm.function import FunctionLowering, Handler, LoweringError, scalar_type
 from ltc.lowering.llvm.gather import GATHER_HANDLERS
+from ltc.lowering.llvm.histogram import HISTOGRAM_HANDLERS
 from ltc.lowering.llvm.memory import MEMORY_HANDLERS
 from ltc.lowering.llvm.reduce import REDUCE_HANDLERS
 from ltc.lowering.llvm.shape import SHAPE_HANDLERS
@@ -66,6 +67,7 @@ HANDLERS: Mapping[str, Handler] = {
     **REDUCE_HANDLERS,
     **GATHER_HANDLERS,
     **ATOMIC_HANDLERS,
+    **HISTOGRAM_HANDLERS,
 }
 """Every op the pass lowers, by name."""
 
