@@ -1,0 +1,215 @@
+"""The corpus kernels through ltc's whole code generation, checked in the simulator.
+
+    python benchmarks/bench_kernels.py [SUBSTRING ...] [--setting cuda80-w4 ...] [--limit N]
+                                       [--timeout S] [--json OUT.json]
+
+For every variant of the layout-assignment corpus (``build_corpus.py``; built when
+missing) whose id contains a SUBSTRING, its TTIR (what Triton's frontend printed, no
+layouts) goes through ``compile_kernel`` (ltc's layouts, lowering and PTX for the
+setting's target and warps), then:
+
+* ``ptxas`` assembles the PTX for the target (and counts SASS instructions);
+* the value interpreter runs the TTIR and the PTX simulator runs ltc's PTX, one program
+  (grid 1x1x1), on the same synthesized arguments: every pointer an array of 2^16
+  seeded random elements of its pointee type (raw bits for bf16 and fp8), every integer
+  16 (a multiple of the ``tt.divisibility`` the corpus asks), every float 0.5. Then every
+  array must be equal: bitwise for integer and raw-bit data, within 1e-5 relative (and
+  NaN where NaN) for f16/f32/f64, since the libm routines are ltc's own.
+
+Columns: ``lowered`` (``yes`` or the first op the lowering refuses), ``ptxas``, ``sass``,
+``check`` (``same``, ``DIFF: <array> <count>``, or why no comparison ran: the interpreter
+refused the synthesized arguments, a timeout). Totals per setting: variants, lowered,
+assembled, compared, same. A ``DIFF`` sets the exit status to 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from build_corpus import DEFAULT_OUT as CORPUS_DIR  # noqa: E402
+from sass_stats import assemble, sass_counts, sass_text  # noqa: E402
+
+from ltc import simulate_ptx  # noqa: E402
+from ltc.dialects.tt import PtrType  # noqa: E402
+from ltc.lowering.llvm.function import LoweringError  # noqa: E402
+from ltc.passes.interpret import run_kernel  # noqa: E402
+from ltc.tools.pipeline import compile_kernel, parse_module  # noqa: E402
+
+SETTINGS = ("cuda80-w4", "cuda80-w8", "cuda90-w4", "cuda90-w8")
+ELEMENTS = 1 << 16
+
+
+@dataclass
+class Row:
+    variant: str
+    lowered: str
+    ptxas: str
+    sass: int | None
+    check: str
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(_sig, _frame):  # noqa: ANN001, ANN202
+    raise _Timeout()
+
+
+_NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.int8, "i8": np.int8, "i16": np.int16,
+          "i32": np.int32, "i64": np.int64}
+
+
+def _array(pointee: object, rng: np.random.Generator) -> np.ndarray:
+    text = str(pointee)
+    if text in ("f16", "f32", "f64"):
+        return (rng.standard_normal(ELEMENTS) * 2).astype(_NUMPY[text])
+    if text in _NUMPY:
+        info = np.iinfo(_NUMPY[text])
+        return rng.integers(max(info.min, -1000), min(info.max, 1000), ELEMENTS).astype(_NUMPY[text])
+    bits = 16 if "bf16" in text or "16" in text else 8 if text.startswith("f8") else 32
+    return rng.integers(0, 1 << bits, ELEMENTS, dtype=np.uint64).astype({8: np.uint8, 16: np.uint16, 32: np.uint32}[bits])
+
+
+def _arguments(ttir: str, seed: int) -> list[object]:
+    module = parse_module(ttir)
+    funcs = [op for op in module.walk() if op.name == "tt.func" and getattr(op, "sym_visibility", None) is None
+             or op.name == "tt.func" and str(getattr(op, "sym_visibility", "")).strip('"') == "public"]
+    if not funcs:
+        raise ValueError("no public tt.func")
+    rng = np.random.default_rng(seed)
+    args: list[object] = []
+    for t in funcs[0].function_type.inputs.data:
+        if isinstance(t, PtrType):
+            args.append(_array(t.pointee_type, rng))
+        elif str(t).startswith("f"):
+            args.append(0.5)
+        else:
+            args.append(16)
+    return args
+
+
+def _compare(a: list[object], b: list[object]) -> str:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if not isinstance(x, np.ndarray):
+            continue
+        assert isinstance(y, np.ndarray)
+        if x.dtype.kind == "f":
+            bad = ~(np.isclose(x, y, rtol=1e-5, atol=1e-6) | (np.isnan(x) & np.isnan(y)))
+        else:
+            bad = x != y
+        if bad.any():
+            return f"DIFF: argument {i} differs at {int(bad.sum())} of {x.size}"
+    return "same"
+
+
+def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) -> Row:
+    try:
+        ptx = compile_kernel(ttir, emit="ptx", target=target, num_warps=num_warps, name=variant)
+    except LoweringError as e:
+        return Row(variant, e.message[:90], "", None, "")
+    except Exception as e:  # noqa: BLE001 - a row reports what stopped the kernel
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        m = re.search(r"error: (.*)", first)
+        return Row(variant, (m.group(1) if m else first)[:90], "", None, "")
+    sass = None
+    ptxas = "n/a"
+    if shutil.which("ptxas"):
+        with tempfile.TemporaryDirectory() as d:
+            src = Path(d) / "k.ptx"
+            src.write_text(ptx)
+            proc = subprocess.run(["ptxas", f"-arch={target}", str(src), "-o", str(Path(d) / "k.cubin")],
+                                  capture_output=True, text=True)
+            ptxas = "ok" if proc.returncode == 0 else "FAIL: " + proc.stderr.strip().splitlines()[0][:80]
+        if ptxas == "ok":
+            try:
+                sass = sass_counts(sass_text(assemble(ptx, target))).instructions
+            except Exception:  # noqa: BLE001 - a missing cuobjdump leaves the cell empty
+                sass = None
+    try:
+        base = _arguments(ttir, seed=1)
+    except Exception as e:  # noqa: BLE001
+        return Row(variant, "yes", ptxas, sass, f"no arguments: {e}"[:90])
+    copies = [[a.copy() if isinstance(a, np.ndarray) else a for a in base] for _ in range(2)]
+    old = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        signal.alarm(timeout)
+        try:
+            run_kernel(parse_module(ttir), copies[0])
+        except _Timeout:
+            return Row(variant, "yes", ptxas, sass, "interpreter timeout")
+        except Exception as e:  # noqa: BLE001 - the synthesized arguments do not fit the kernel
+            return Row(variant, "yes", ptxas, sass, f"interpreter: {str(e).splitlines()[0][:70]}")
+        signal.alarm(timeout)
+        try:
+            simulate_ptx(ptx, (1, 1, 1), copies[1])
+        except _Timeout:
+            return Row(variant, "yes", ptxas, sass, "simulator timeout")
+        except Exception as e:  # noqa: BLE001
+            return Row(variant, "yes", ptxas, sass, f"SIMULATOR: {str(e).splitlines()[0][:70]}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return Row(variant, "yes", ptxas, sass, _compare(copies[0], copies[1]))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("substrings", nargs="*")
+    ap.add_argument("--setting", nargs="+", choices=SETTINGS, default=["cuda80-w4"])
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--timeout", type=int, default=30, help="seconds per run of the interpreter or the simulator")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    rows: list[Row] = []
+    failed = False
+    for setting in args.setting:
+        folder = CORPUS_DIR / setting
+        if not folder.is_dir():
+            subprocess.run([sys.executable, str(Path(__file__).with_name("build_corpus.py"))], check=True)
+        target = "sm_" + setting[4:6]
+        warps = int(setting.split("-w")[1])
+        files = sorted(folder.glob("*.ttir"))
+        files = [f for f in files if not args.substrings or any(s in f.stem for s in args.substrings)]
+        if args.limit:
+            files = files[: args.limit]
+        tally: Counter[str] = Counter()
+        print(f"| {setting} variant | lowered | ptxas | sass | check |\n|---|---|---|---:|---|")
+        for f in files:
+            row = measure(f"{setting}/{f.stem}", f.read_text(), target, warps, args.timeout)
+            rows.append(row)
+            print(f"| {row.variant} | {row.lowered} | {row.ptxas} | {row.sass if row.sass is not None else ''} | {row.check} |",
+                  flush=True)
+            tally["variants"] += 1
+            tally["lowered"] += row.lowered == "yes"
+            tally["assembled"] += row.ptxas == "ok"
+            tally["compared"] += row.check == "same" or row.check.startswith("DIFF")
+            tally["same"] += row.check == "same"
+            failed |= row.check.startswith(("DIFF", "SIMULATOR"))
+        print(f"\n{setting}: {tally['variants']} variants, {tally['lowered']} lowered to PTX, {tally['assembled']} "
+              f"assembled by ptxas, {tally['compared']} compared with the interpreter, {tally['same']} the same")
+        refusals = Counter(r.lowered.split(" is not supported")[0] for r in rows
+                           if r.variant.startswith(setting) and r.lowered != "yes")
+        print("first refusal per kernel: " + ", ".join(f"{k} ({v})" for k, v in refusals.most_common(12)))
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
