@@ -542,6 +542,7 @@ _HANDLERS: dict[str, str] = {
         (llvm.CallIntrinsicOp, "intrinsic"),
         (llvm.InlineAsmOp, "inline_asm"),
         (scf.ForOp, "for_loop"),
+        (scf.WhileOp, "while_loop"),
         (scf.IfOp, "if_else"),
     )
 }
@@ -588,12 +589,17 @@ class KernelBodyPrinter:
         return type_tag(v.type, op)
 
     def block_ops(self, block: Block, top: bool = False) -> list[SSAValue]:
-        """Print ``block``'s ops; returns the operands of its terminator (scf.yield)."""
+        """Print ``block``'s ops; returns the operands of its terminator (scf.yield, or
+        scf.condition: the condition first)."""
         for op in block.ops:
             if isinstance(op, scf.YieldOp):
                 if top:
                     raise EmitError(op, "scf.yield outside scf.for/scf.if")
                 return list(op.arguments)
+            if isinstance(op, scf.ConditionOp):  # the end of an scf.while's first region
+                if top:
+                    raise EmitError(op, "scf.condition outside scf.while")
+                return [op.condition, *op.args]
             if isinstance(op, llvm.ReturnOp):
                 if not top or op.arg is not None or op is not block.last_op:
                     raise EmitError(op, "llvm.return (no value) must end the kernel")
@@ -713,6 +719,16 @@ class KernelBodyPrinter:
         for v in (op.lb, op.ub, op.step):
             if type_tag(v.type, op) != "i32":
                 raise EmitError(op, "bounds and step must be i32")
+
+    def while_condition(self, op: scf.WhileOp, count: int) -> tuple[SSAValue, list[SSAValue]]:
+        """Print the first region of ``op``; its condition (an i1) and the ``count`` values
+        it forwards (to the second region's arguments and the results)."""
+        values = self.block_ops(op.before_region.block)
+        if not values or type_tag(values[0].type, op) != "i1":
+            raise EmitError(op, "the first region must end with scf.condition on an i1")
+        if len(values) - 1 != count:
+            raise EmitError(op, f"scf.condition forwards {len(values) - 1} values for {count} results")
+        return values[0], values[1:]
 
     @staticmethod
     def if_regions(op: scf.IfOp) -> list[Region]:

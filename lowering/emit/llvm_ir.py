@@ -454,6 +454,39 @@ class _FunctionPrinter(KernelBodyPrinter):
         for r, (name, _) in zip(op.res, phis, strict=True):
             self.names[r] = name
 
+    def while_loop(self, op: scf.WhileOp) -> None:
+        """``header``: phis of the first region's arguments, its ops, the exit test;
+        ``body``: the second region (its arguments the forwarded values), back to the
+        header; the results are the forwarded values (defined in the header)."""
+        n = self.label_number()
+        header, body, exit_ = f"while{n}.header", f"while{n}.body", f"while{n}.exit"
+        pred = self.block
+        inits = [self.value(v, op) for v in op.arguments]
+        self.emit(f"br label %{header}")
+        self.start_block(header)
+        before, after = op.before_region.block, op.after_region.block
+        phis = self.phi_lines(list(before.args), op)
+        slots = []
+        for arg, init, (name, ty) in zip(before.args, inits, phis, strict=True):
+            self.names[arg] = name
+            slots.append(len(self.lines))
+            self.emit(f"{name} = phi {ty} [ {init}, %{pred} ], [ ?, %? ]")
+        cond, forwarded = self.while_condition(op, len(op.res))
+        values = [self.value(v, op) for v in forwarded]
+        self.emit(f"br i1 {self.value(cond, op)}, label %{body}, label %{exit_}")
+        self.start_block(body)
+        for arg, v in zip(after.args, forwarded, strict=True):
+            self.carried_tag(arg, op)
+            self.names[arg] = self.value(v, op)
+        yielded = [self.value(v, op) for v in self.yielded(after, len(before.args), "arguments", op)]
+        latch = self.block
+        self.emit(f"br label %{header}")
+        for slot, value in zip(slots, yielded, strict=True):
+            self.lines[slot] = self.lines[slot].replace("[ ?, %? ]", f"[ {value}, %{latch} ]", 1)
+        self.start_block(exit_)
+        for r, value in zip(op.res, values, strict=True):
+            self.names[r] = value
+
     def if_else(self, op: scf.IfOp) -> None:
         regions = self.if_regions(op)
         n = self.label_number()

@@ -199,7 +199,7 @@ class _Uniformity:
             return v in self.args or (isinstance(parent, scf.ForOp) and v.index == 0)
         assert isinstance(v, OpResult)
         op = v.op
-        if isinstance(op, llvm.InlineAsmOp | scf.ForOp | scf.IfOp | llvm.ExtractValueOp):
+        if isinstance(op, llvm.InlineAsmOp | scf.ForOp | scf.WhileOp | scf.IfOp | llvm.ExtractValueOp):
             return False
         return not (isinstance(op, llvm.CallIntrinsicOp) and op.intrin.data.startswith(self._VARYING_INTRINSICS))
 
@@ -765,6 +765,35 @@ class _FunctionPrinter(KernelBodyPrinter):
         self.emit(f"@{again} {self.branch(uniform)} {loop};")
         if guarded:
             self.lines.append(f"{end}:")
+
+    def while_loop(self, op: scf.WhileOp) -> None:
+        """The first region's arguments in registers (set from the inits, then from each
+        pass's yield); the forwarded values in the result registers, which the second
+        region reads as its arguments; the exit test between the regions."""
+        before, after = op.before_region.block, op.after_region.block
+        loop, end = self.label("while"), self.label("endwhile")
+        slots = []
+        moves = []
+        for arg, init in zip(before.args, op.arguments, strict=True):
+            tag = self.carried_tag(arg, op)
+            r = self.new(arg, op)
+            slots.append((r, CLASS[tag]))
+            moves.append((r, self.operand(init, op), CLASS[tag]))
+        outs = []
+        for res, arg in zip(op.res, after.args, strict=True):
+            tag = self.carried_tag(res, op)
+            r = self.new(res, op)
+            self.vals[arg] = r
+            outs.append((r, CLASS[tag]))
+        self.copies(moves)
+        self.lines.append(f"{loop}:")
+        cond, forwarded = self.while_condition(op, len(outs))
+        self.copies([(r, self.operand(v, op), cls) for (r, cls), v in zip(outs, forwarded)])
+        self.emit(f"@!{self.operand(cond, op)} {self.branch(self.uniform(cond))} {end};")
+        yielded = self.yielded(after, len(slots), "arguments", op)
+        self.copies([(r, self.operand(v, op), cls) for (r, cls), v in zip(slots, yielded)])
+        self.emit(f"bra.uni {loop};")
+        self.lines.append(f"{end}:")
 
     def if_else(self, op: scf.IfOp) -> None:
         regions = self.if_regions(op)

@@ -1,5 +1,6 @@
-"""Lowering of control flow and program ids: ``scf.for``, ``scf.if``, ``scf.yield``,
-``tt.return``, ``tt.get_program_id``, ``tt.get_num_programs``.
+"""Lowering of control flow and program ids: ``scf.for``, ``scf.while``, ``scf.if``,
+``scf.yield``, ``scf.condition``, ``tt.return``, ``tt.get_program_id``,
+``tt.get_num_programs``.
 
 Structured control flow stays structured: a loop or branch carries the flattened
 per-register scalars of its tensor values (:func:`flatten`), and its results are regrouped
@@ -60,6 +61,39 @@ def _lower_for(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list
     return regroup(fl, op, [r.type for r in op.results], new_for.results)
 
 
+def _lower_while(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    """``scf.while``: both regions lowered into a new loop over the flattened scalars; the
+    ``after`` region's arguments (and the results) are what ``scf.condition`` forwards."""
+    assert isinstance(op, scf.WhileOp)
+    flat_inits = flatten(args)
+    before, after = op.before_region.block, op.after_region.block
+    new_before = Block(arg_types=[v.type for v in flat_inits])
+    prev = fl.b.at(new_before)
+    for a, v in zip(before.args, regroup(fl, op, [a.type for a in before.args], new_before.args), strict=True):
+        fl.values[a] = v
+    fl.lower_block(before)
+    cond = new_before.last_op
+    assert isinstance(cond, scf.ConditionOp)
+    forwarded = [v.type for v in cond.args]
+    new_after = Block(arg_types=forwarded)
+    fl.b.at(new_after)
+    for a, v in zip(after.args, regroup(fl, op, [a.type for a in after.args], new_after.args), strict=True):
+        fl.values[a] = v
+    fl.lower_block(after)
+    fl.b.at(prev)
+    new_while = scf.WhileOp(flat_inits, forwarded, Region(new_before), Region(new_after))
+    fl.b.add(new_while)
+    return regroup(fl, op, [r.type for r in op.results], new_while.results)
+
+
+def _lower_condition(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    cond, *forwarded = args
+    if isinstance(cond, ThreadTensor):
+        raise LoweringError(op, "scf.condition on a tensor")
+    fl.b.add(scf.ConditionOp(cond, *flatten(forwarded)))
+    return []
+
+
 def _lower_if(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     (cond,) = args
     result_types: list[Attribute] = []
@@ -104,6 +138,8 @@ def _program_axis(name: str) -> Handler:
 
 CONTROL_HANDLERS: dict[str, Handler] = {
     "scf.for": _lower_for,
+    "scf.while": _lower_while,
+    "scf.condition": _lower_condition,
     "scf.if": _lower_if,
     "scf.yield": _lower_yield,
     "tt.return": _lower_return,
