@@ -31,7 +31,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from build_corpus import DEFAULT_OUT as CORPUS_DIR  # noqa: E402
-from sass_stats import assemble, sass_counts, sass_text  # noqa: E402
+from sass_stats import AssembleError, assemble, sass_counts, sass_text  # noqa: E402
 
 from ltc import simulate_ptx  # noqa: E402
 from ltc.dialects.tt import PtrType  # noqa: E402
@@ -130,15 +129,15 @@ def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) 
     sass = None
     ptxas = "n/a"
     if shutil.which("ptxas"):
-        with tempfile.TemporaryDirectory() as d:
-            src = Path(d) / "k.ptx"
-            src.write_text(ptx)
-            proc = subprocess.run(["ptxas", f"-arch={target}", str(src), "-o", str(Path(d) / "k.cubin")],
-                                  capture_output=True, text=True)
-            ptxas = "ok" if proc.returncode == 0 else "FAIL: " + proc.stderr.strip().splitlines()[0][:80]
-        if ptxas == "ok":
+        try:
+            cubin = assemble(ptx, target)
+            ptxas = "ok"
+        except AssembleError as e:
+            cubin = None
+            ptxas = "FAIL: " + (str(e).strip().splitlines() or ["ptxas"])[0][:80]
+        if cubin is not None:
             try:
-                sass = sass_counts(sass_text(assemble(ptx, target))).instructions
+                sass = sass_counts(sass_text(cubin)).instructions
             except Exception:  # noqa: BLE001 - a missing cuobjdump leaves the cell empty
                 sass = None
     try:
