@@ -13,8 +13,13 @@ setting's target and warps), then:
   (grid 1x1x1), on the same synthesized arguments: every pointer an array of 2^16
   seeded random elements of its pointee type (raw bits for bf16 and fp8), every integer
   16 (a multiple of the ``tt.divisibility`` the corpus asks), every float 0.5. Then every
-  array must be equal: bitwise for integer and raw-bit data, within 1e-5 relative (and
-  NaN where NaN) for f16/f32/f64, since the libm routines are ltc's own.
+  array must be equal: bitwise for integer and raw-bit data, within 1e-5 relative to the
+  element or to the array's largest magnitude (and NaN where NaN) for f16/f32/f64 (the
+  libm routines are ltc's own, reductions run in another order). Two causes of a
+  ``DIFF`` that are not errors: a masked-off load without ``other`` has an undefined
+  value (Triton's semantics: 0 in the interpreter, the register's old contents in the
+  PTX), and random data can make a reduction depend on its order (a Welford merge of
+  random counts).
 
 Columns: ``lowered`` (``yes`` or the first op the lowering refuses), ``ptxas``, ``sass``,
 ``check`` (``same``, ``DIFF: <array> <count>``, or why no comparison ran: the interpreter
@@ -85,7 +90,7 @@ def _array(pointee: object, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, 1 << bits, ELEMENTS, dtype=np.uint64).astype({8: np.uint8, 16: np.uint16, 32: np.uint32}[bits])
 
 
-def _arguments(ttir: str, seed: int) -> list[object]:
+def _arguments(ttir: str, seed: int, ints: int = 16) -> list[object]:
     module = parse_module(ttir)
     funcs = [op for op in module.walk() if op.name == "tt.func" and getattr(op, "sym_visibility", None) is None
              or op.name == "tt.func" and str(getattr(op, "sym_visibility", "")).strip('"') == "public"]
@@ -99,7 +104,7 @@ def _arguments(ttir: str, seed: int) -> list[object]:
         elif str(t).startswith("f"):
             args.append(0.5)
         else:
-            args.append(16)
+            args.append(ints)
     return args
 
 
@@ -109,7 +114,11 @@ def _compare(a: list[object], b: list[object]) -> str:
             continue
         assert isinstance(y, np.ndarray)
         if x.dtype.kind == "f":
-            bad = ~(np.isclose(x, y, rtol=1e-5, atol=1e-6) | (np.isnan(x) & np.isnan(y)))
+            # relative to the element and to the array's scale: sums in another order
+            # differ by rounding, most where terms cancel
+            finite = np.abs(x[np.isfinite(x)])
+            scale = float(finite.max()) if finite.size else 1.0
+            bad = ~(np.isclose(x, y, rtol=1e-5, atol=1e-5 * max(scale, 1.0)) | (np.isnan(x) & np.isnan(y)))
         else:
             bad = x != y
         if bad.any():
@@ -117,7 +126,7 @@ def _compare(a: list[object], b: list[object]) -> str:
     return "same"
 
 
-def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) -> Row:
+def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int, ints: int = 16) -> Row:
     try:
         ptx = compile_kernel(ttir, emit="ptx", target=target, num_warps=num_warps, name=variant)
     except LoweringError as e:
@@ -141,7 +150,7 @@ def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) 
             except Exception:  # noqa: BLE001 - a missing cuobjdump leaves the cell empty
                 sass = None
     try:
-        base = _arguments(ttir, seed=1)
+        base = _arguments(ttir, seed=1, ints=ints)
     except Exception as e:  # noqa: BLE001
         return Row(variant, "yes", ptxas, sass, f"no arguments: {e}"[:90])
     copies = [[a.copy() if isinstance(a, np.ndarray) else a for a in base] for _ in range(2)]
@@ -197,8 +206,8 @@ def main() -> int:
             tally["variants"] += 1
             tally["lowered"] += row.lowered == "yes"
             tally["assembled"] += row.ptxas == "ok"
-            tally["compared"] += row.check == "same" or row.check.startswith("DIFF")
-            tally["same"] += row.check == "same"
+            tally["compared"] += row.check.startswith(("same", "DIFF"))
+            tally["same"] += row.check.startswith("same")
             failed |= row.check.startswith(("DIFF", "SIMULATOR"))
         print(f"\n{setting}: {tally['variants']} variants, {tally['lowered']} lowered to PTX, {tally['assembled']} "
               f"assembled by ptxas, {tally['compared']} compared with the interpreter, {tally['same']} the same")
