@@ -387,6 +387,10 @@ def _intrinsics() -> dict[str, Intrinsic]:
             ptx = f"{fn[1:]}.{fn[0]}{tag[1:]}"
             table.append(Intrinsic(name, tag, (tag, tag), f"{ptx} {{d}}, {{0}}, {{1}};", name))
     table.append(Intrinsic("llvm.fabs.f32", "f32", ("f32",), "abs.f32 {d}, {0};", "llvm.fabs.f32"))
+    for fn, mode in (("floor", "rmi"), ("ceil", "rpi"), ("trunc", "rzi")):  # round to an integer value
+        for tag in ("f32", "f64"):
+            name = f"llvm.{fn}.{tag}"
+            table.append(Intrinsic(name, tag, (tag,), f"cvt.{mode}.{tag}.{tag} {{d}}, {{0}};", name))
     table.append(Intrinsic("llvm.sqrt.f32", "f32", ("f32",), "sqrt.rn.f32 {d}, {0};", "llvm.sqrt.f32"))
     for tag in ("f32", "f64"):
         name = f"llvm.fma.{tag}"
