@@ -1,6 +1,7 @@
-"""``scf.while`` in the lowering and both emitters: a loop whose trip count is only known
-at run time, carrying a scalar and a tensor, runs 0, 1 and several times in the PTX
-simulator with the interpreter's results; ptxas accepts the PTX and llc the LLVM IR."""
+"""Loops in the lowering and both emitters: an ``scf.while`` whose trip count is only
+known at run time, carrying a scalar and a tensor, and an ``scf.for`` over i64 bounds,
+run 0, 1 and several times in the PTX simulator with the interpreter's results; ptxas
+accepts the PTX and llc the LLVM IR."""
 
 from __future__ import annotations
 
@@ -77,6 +78,57 @@ def test_while_loop_assembles_and_compiles_with_llc() -> None:
         assert proc.returncode == 0, proc.stderr
         ll = Path(d) / "k.ll"
         ll.write_text(compile_kernel(_WHILE, emit="llvm"))
+        proc = subprocess.run([_tool("llc"), "-march=nvptx64", "-mcpu=sm_80", str(ll), "-o", str(Path(d) / "k2.ptx")],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
+_FOR_I64 = """#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %o: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %n: i64) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #B>
+    %xp = tt.splat %x : !tt.ptr<i64> -> tensor<128x!tt.ptr<i64>, #B>
+    %xa = tt.addptr %xp, %r : tensor<128x!tt.ptr<i64>, #B>, tensor<128xi32, #B>
+    %v = tt.load %xa : tensor<128x!tt.ptr<i64>, #B>
+    %c0 = arith.constant 0 : i64
+    %c3 = arith.constant 3 : i64
+    %acc = scf.for %i = %c0 to %n step %c3 iter_args(%a = %v) -> (tensor<128xi64, #B>) : i64 {
+      %s = tt.splat %i : i64 -> tensor<128xi64, #B>
+      %b = arith.addi %a, %s : tensor<128xi64, #B>
+      scf.yield %b : tensor<128xi64, #B>
+    }
+    %op = tt.splat %o : !tt.ptr<i64> -> tensor<128x!tt.ptr<i64>, #B>
+    %oa = tt.addptr %op, %r : tensor<128x!tt.ptr<i64>, #B>, tensor<128xi32, #B>
+    tt.store %oa, %acc : tensor<128x!tt.ptr<i64>, #B>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 10])
+def test_for_loop_over_i64_bounds(n: int) -> None:
+    """An scf.for with i64 bounds and step: a 64-bit induction variable, compare and
+    increment, as the interpreter runs it."""
+    ptx = compile_kernel(_FOR_I64, emit="ptx")
+    assert "add.s64" in ptx and "setp.lt.s64" in ptx
+    x = np.arange(128, dtype=np.int64) * 5
+    ours, theirs = np.zeros(128, np.int64), np.zeros(128, np.int64)
+    simulate_ptx(ptx, (1, 1, 1), [x.copy(), ours, n])
+    run_kernel(parse_module(_FOR_I64), [x.copy(), theirs, n])
+    np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(ours, x + sum(range(0, n, 3)))
+
+
+def test_for_loop_over_i64_bounds_assembles_and_compiles_with_llc() -> None:
+    with tempfile.TemporaryDirectory() as d:
+        ptx = Path(d) / "k.ptx"
+        ptx.write_text(compile_kernel(_FOR_I64, emit="ptx"))
+        proc = subprocess.run([_tool("ptxas"), "-arch=sm_90", str(ptx), "-o", str(Path(d) / "k.cubin")],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        ll = Path(d) / "k.ll"
+        ll.write_text(compile_kernel(_FOR_I64, emit="llvm"))
         proc = subprocess.run([_tool("llc"), "-march=nvptx64", "-mcpu=sm_80", str(ll), "-o", str(Path(d) / "k2.ptx")],
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr

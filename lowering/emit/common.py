@@ -719,10 +719,12 @@ class KernelBodyPrinter:
         return tag
 
     @staticmethod
-    def check_loop_bounds(op: scf.ForOp) -> None:
-        for v in (op.lb, op.ub, op.step):
-            if type_tag(v.type, op) != "i32":
-                raise EmitError(op, "bounds and step must be i32")
+    def check_loop_bounds(op: scf.ForOp) -> str:
+        """The tag of the loop's bounds, step and induction variable: i32 or i64, one for all."""
+        tags = {type_tag(v.type, op) for v in (op.lb, op.ub, op.step)}
+        if len(tags) != 1 or not tags <= {"i32", "i64"}:
+            raise EmitError(op, "bounds and step must be all i32 or all i64")
+        return tags.pop()
 
     def while_condition(self, op: scf.WhileOp, count: int) -> tuple[SSAValue, list[SSAValue]]:
         """Print the first region of ``op``; its condition (an i1) and the ``count`` values

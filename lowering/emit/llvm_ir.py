@@ -420,7 +420,7 @@ class _FunctionPrinter(KernelBodyPrinter):
         return [(self.fresh(), LLVM_TYPE[self.carried_tag(r, op)]) for r in results]
 
     def for_loop(self, op: scf.ForOp) -> None:
-        self.check_loop_bounds(op)
+        iv_ty = LLVM_TYPE[self.check_loop_bounds(op)]
         n = self.label_number()
         header, body, latch, exit_ = f"for{n}.header", f"for{n}.body", f"for{n}.latch", f"for{n}.exit"
         pred = self.block
@@ -435,18 +435,18 @@ class _FunctionPrinter(KernelBodyPrinter):
         for arg, (name, _) in zip(block.args[1:], phis, strict=True):
             self.names[arg] = name
         iv_next = self.fresh()
-        self.emit(f"{iv} = phi i32 [ {lb}, %{pred} ], [ {iv_next}, %{latch} ]")
+        self.emit(f"{iv} = phi {iv_ty} [ {lb}, %{pred} ], [ {iv_next}, %{latch} ]")
         slots = []
         for init, (name, ty) in zip(inits, phis, strict=True):
             slots.append(len(self.lines))
             self.emit(f"{name} = phi {ty} [ {init}, %{pred} ], [ ?, %{latch} ]")
-        go = self.temp(f"icmp slt i32 {iv}, {ub}")
+        go = self.temp(f"icmp slt {iv_ty} {iv}, {ub}")
         self.emit(f"br i1 {go}, label %{body}, label %{exit_}")
         self.start_block(body)
         values = [self.value(v, op) for v in self.yielded(block, len(phis), "iter args", op)]
         self.emit(f"br label %{latch}")
         self.start_block(latch)
-        self.emit(f"{iv_next} = add i32 {iv}, {step}")
+        self.emit(f"{iv_next} = add {iv_ty} {iv}, {step}")
         self.emit(f"br label %{header}")
         for slot, value in zip(slots, values, strict=True):
             self.lines[slot] = self.lines[slot].replace("[ ?, ", f"[ {value}, ", 1)

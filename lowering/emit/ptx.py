@@ -736,32 +736,33 @@ class _FunctionPrinter(KernelBodyPrinter):
         return "bra.uni" if cond_uniform else "bra"
 
     def for_loop(self, op: scf.ForOp) -> None:
-        self.check_loop_bounds(op)
+        tag = self.check_loop_bounds(op)
+        bits = tag[1:]
         block = op.body.block
         loop, end = self.label("loop"), self.label("end")
         lb, ub, step = (self.operand(v, op) for v in (op.lb, op.ub, op.step))
         uniform = all(self.uniform(v) for v in (op.lb, op.ub, op.step))
         iv = self.new(block.args[0], op)
         slots = []
-        moves = [(iv, lb, "r")]
+        moves = [(iv, lb, CLASS[tag])]
         for arg, init, res in zip(block.args[1:], op.iter_args, op.res, strict=True):
-            tag = self.carried_tag(arg, op)
+            carried = self.carried_tag(arg, op)
             r = self.new(arg, op)
             self.vals[res] = r
-            slots.append((r, CLASS[tag]))
-            moves.append((r, self.operand(init, op), CLASS[tag]))
+            slots.append((r, CLASS[carried]))
+            moves.append((r, self.operand(init, op), CLASS[carried]))
         self.copies(moves)
         guarded = not (op.lb in self.consts and op.ub in self.consts and int(lb) < int(ub))
         if guarded:
             skip = self.reg("p")
-            self.emit(f"setp.ge.s32 {skip}, {lb}, {ub};")
+            self.emit(f"setp.ge.s{bits} {skip}, {lb}, {ub};")
             self.emit(f"@{skip} {self.branch(uniform)} {end};")
         self.lines.append(f"{loop}:")
         yielded = self.yielded(block, len(slots), "iter args", op)
         self.copies([(r, self.operand(v, op), cls) for (r, cls), v in zip(slots, yielded)])
         again = self.reg("p")
-        self.emit(f"add.s32 {iv}, {iv}, {step};")
-        self.emit(f"setp.lt.s32 {again}, {iv}, {ub};")
+        self.emit(f"add.s{bits} {iv}, {iv}, {step};")
+        self.emit(f"setp.lt.s{bits} {again}, {iv}, {ub};")
         self.emit(f"@{again} {self.branch(uniform)} {loop};")
         if guarded:
             self.lines.append(f"{end}:")
