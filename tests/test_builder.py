@@ -196,3 +196,15 @@ def test_constant_bits_outside_the_value_are_added_not_xored() -> None:
     for t in range(8):
         assert _evaluate(b.block, tid, a1, t) == ((t & 1) << 4) ^ 0x2010
         assert _evaluate(b.block, tid, a2, t) == ((t & 1) << 4) ^ 0x3010
+
+
+def test_multiplying_a_thread_index_by_zero_or_shifting_it_far() -> None:
+    """A multiple of 0 (the sort kernels' ``idx * 0`` for a 1-long dim) is no shift by -1:
+    it is left to a plain multiply, and so is a shift of 32 bits or more."""
+    b, tid = _tid_builder()
+    lane = b.binary("and", tid, b.i32(31))
+    zero = b.binary("mul", lane, b.i32(0))
+    far = b.binary("shl", lane, b.i32(40))
+    for t in range(THREADS):
+        assert _evaluate(b.block, tid, zero, t) == 0
+    assert far is not None

@@ -210,10 +210,10 @@ class ThreadBuilder:
             x, cols, c = fa
             k = fb[2]
             if name == "mul":
-                if k & (k - 1):
-                    return None
+                if k <= 0 or k & (k - 1):
+                    return None  # (a multiple of 0 is left to the plain multiply)
                 name, k = "shl", k.bit_length() - 1
-            if name in ("shl", "lshr") and k >= 32:
+            if name in ("shl", "lshr") and not 0 <= k < 32:
                 return None
             if name == "shl":
                 f = lambda t: (t << k) & _MASK32  # noqa: E731
