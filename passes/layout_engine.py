@@ -20,7 +20,10 @@ blocked-versus-mma preference):
    insert, priced by ltc's planner (``convert_cost``: memory-pipe cycles; spellings of
    one linear layout ``RESPELL_PRICE``) times its loop weight, plus each op's work in its
    layout. It starts from a per-value choice and from Triton's conflict rule; the lower
-   local minimum wins.
+   local minimum wins, and is then refined with the conversions first (the ops' work
+   only breaks ties: strategy ``objective``; ``objective-work`` is the first minimum
+   alone, which the passes keep as an alternative beside Triton's rule,
+   ``never_worse_than_rule``).
 4. **Rewrite.** Values are retyped in place; every op whose operands no longer fit
    (``layout_rules``) gets a ``ttg.convert_layout`` in front; canonicalization folds
    conversion chains, identities and conversions of constants / ranges / splats.

@@ -13,9 +13,14 @@ counts of enclosing constant loops, 16 for other loops):
 * ``scf`` / branch edges: an init, yielded or branched value converted to the layout
   of the value it becomes;
 * a ``ttg.convert_layout`` already in the IR: its own price;
-* the op's own work: ``layout_rules.compute_price`` per 32-bit register of its first
-  result a thread holds in the chosen layout (a layout that repeats a tensor in every
-  thread multiplies the work).
+* no conversion of a splat, a range or a splat constant (``rebuilt``: canonicalization
+  builds them again in the layout needed), nor between two spellings of one linear
+  layout at a shape op whose verifier compares linear layouts;
+* the op's own work, times ``work_weight``: ``layout_rules.compute_price`` per 32-bit
+  register of its first result a thread holds in the chosen layout (a layout that
+  repeats a tensor in every thread multiplies the work); a reduction's in its operand's
+  layout (``estimate_reduction_cost``: in-thread combines, butterflies, a shared round
+  trip across warps), whatever becomes of its result.
 
 Equal linear layouts cost 0 (one spelling is kept). The objective is a sum of per-op
 terms, so the change of a move is the change of the terms of the ops it touches.
@@ -36,7 +41,8 @@ before index computations shared with a load. The prefix of length 1 is a single
 first, within ``EVALUATIONS_PER_OP`` term evaluations per op of the function, until
 no move improves. Two starts are searched and the lower objective kept: the
 engine's per-value choice, and Triton's conflict rule (a value near a global memory op
-prefers a blocked layout, any other a tensor-core layout).
+prefers a blocked layout, any other a tensor-core layout). The engine may then refine
+the minimum with the work at ``TIE_BREAK`` (conversions first).
 """
 
 from __future__ import annotations
