@@ -232,6 +232,9 @@ class CorpusRow(_TimeRatio):
             why.append(f"conversions {self.cvt_ltc} > {self.cvt_triton}")
         if self.cost_ltc > self.cost_triton + 1e-9:
             why.append(f"weighted cost {self.cost_ltc:.1f} > {self.cost_triton:.1f}")
+        elif why:
+            # more conversions, but cheaper in all: a cheap one where Triton has a dearer one
+            why.append(f"weighted cost {self.cost_ltc:.1f} < {self.cost_triton:.1f} (more, cheaper conversions)")
         return "; ".join(why)
 
 

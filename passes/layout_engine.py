@@ -562,6 +562,12 @@ class LayoutEngine:
             enc = layout_of(res[0])
             if enc is None:
                 return
+            src_enc = layout_of(tensor_operands(op)[0])
+            if src_enc is not None and self._free_as_is(op, src_enc):
+                # the operand's own layout gives the results (a split whose register of
+                # the split dim is not the first): only other operands follow the first
+                self._convert_operands(op, src_enc, by_linear_layout=True)
+                return
             need = backward(op, enc)
             if need is not None and self._free(op, need):
                 self._convert_operands(op, need, by_linear_layout=op.name not in ("tt.reduce", "tt.expand_dims"))
@@ -611,6 +617,24 @@ class LayoutEngine:
             cvt = ConvertLayoutOp(r, old)  # type: ignore[arg-type]
             Rewriter.insert_op(cvt, InsertPoint.after(op))
             r.replace_uses_with_if(cvt.result, lambda u, c=cvt: u.operation is not c)
+
+    def _free_as_is(self, op: Operation, src: Encoding) -> bool:
+        """Whether a shape op whose verifier compares linear layouts (not a reduction or
+        ``tt.expand_dims``) gives its results' layouts, as linear layouts, from ``src``."""
+        if op.name in ("tt.reduce", "tt.expand_dims"):
+            return False
+        outs = forward(op, src)
+        if outs is None:
+            return False
+        for r, e in zip(tensor_results(op), outs):
+            have = layout_of(r)
+            if have is None:
+                return False
+            if have != e:
+                shape = tensor_shape(r.type)
+                if to_linear_layout(have, shape) != to_linear_layout(e, shape):
+                    return False
+        return True
 
     def _free(self, op: Operation, need: Encoding) -> bool:
         """Whether ``op`` with operands in ``need`` gives its result layout (an exact

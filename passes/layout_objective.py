@@ -288,15 +288,33 @@ class LayoutObjective:
         want = self.layout(res[0])
         if want is None:
             return 0.0
+        src = self.layout(ops[0])
+        if src is not None and self._free_as_is(op, src, res):
+            # (the operand's own layout gives the results: e.g. a split whose register
+            # of the split dim is not the first one backward() would ask for)
+            return sum(self._operand_cvt(op, o, src) for o in ops[1:] if not self.rebuilt(o))
         need = self._backward(op, want)
         if need is not None and self._free(op, need, res):
             return sum(self._operand_cvt(op, o, need) for o in ops if not self.rebuilt(o))
-        src = self.layout(ops[0])
         outs = self._forward(op, src) if src is not None else None
         if outs is None:
             return INFEASIBLE
         cost = sum(self._operand_cvt(op, o, src) for o in ops[1:] if not self.rebuilt(o))
         return cost + sum(self._cvt(e, self.layout(r), r.type) for r, e in zip(res, outs))
+
+    def _free_as_is(self, op: Operation, src: Encoding, res: list[SSAValue]) -> bool:
+        """Whether a shape op whose verifier compares linear layouts (not a reduction or
+        ``tt.expand_dims``) gives its results' layouts from ``src`` as it is."""
+        if op.name in ("tt.reduce", "tt.expand_dims"):
+            return False
+        outs = self._forward(op, src)
+        if outs is None:
+            return False
+        for r, e in zip(res, outs):
+            have = self.layout(r)
+            if have is None or not (have == e or self._same_linear(have, e, r.type)):  # type: ignore[arg-type]
+                return False
+        return True
 
     def _operand_cvt(self, op: Operation, o: SSAValue, need: Encoding) -> float:
         """The conversion of a shape op's operand ``o`` to ``need``: none between two

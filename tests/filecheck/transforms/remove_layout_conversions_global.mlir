@@ -266,3 +266,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %rc, %r#1, %r#0 : tensor<32xf32, #W>, tensor<32xf32, #W>, tensor<32xf32, #O>
   }
 }
+
+// -----
+
+// tt.split takes its operand with the split dim's register anywhere (its verifier
+// compares linear layouts): a conversion that only moves that register first goes.
+// CHECK-LABEL: tt.func @split_any_register_order
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.split %x
+#P = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#C = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#R = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_any_register_order(%p: tensor<256x2x!tt.ptr<f32>, #P>) -> (tensor<256xf32, #R>, tensor<256xf32, #R>) {
+    %x = tt.load %p : tensor<256x2x!tt.ptr<f32>, #P>
+    %c = ttg.convert_layout %x : tensor<256x2xf32, #P> -> tensor<256x2xf32, #C>
+    %a, %b = tt.split %c : tensor<256x2xf32, #C> -> tensor<256xf32, #R>
+    tt.return %a, %b : tensor<256xf32, #R>, tensor<256xf32, #R>
+  }
+}
