@@ -624,17 +624,7 @@ class LayoutEngine:
         if op.name in ("tt.reduce", "tt.expand_dims"):
             return False
         outs = forward(op, src)
-        if outs is None:
-            return False
-        for r, e in zip(tensor_results(op), outs):
-            have = layout_of(r)
-            if have is None:
-                return False
-            if have != e:
-                shape = tensor_shape(r.type)
-                if to_linear_layout(have, shape) != to_linear_layout(e, shape):
-                    return False
-        return True
+        return outs is not None and self._results_are(op, outs, exact=False)
 
     def _free(self, op: Operation, need: Encoding) -> bool:
         """Whether ``op`` with operands in ``need`` gives its result layout (an exact
@@ -645,16 +635,20 @@ class LayoutEngine:
         if op.name == "tt.join":
             return True
         outs = forward(op, need)
-        if outs is None:
-            return False
+        return outs is not None and self._results_are(op, outs, exact=op.name in ("tt.reduce", "tt.expand_dims"))
+
+    @staticmethod
+    def _results_are(op: Operation, outs: list[Encoding], exact: bool) -> bool:
+        """Whether ``op``'s tensor results have the layouts ``outs``: spelled so with
+        ``exact``, else as linear layouts."""
         for r, e in zip(tensor_results(op), outs):
             have = layout_of(r)
             if have == e:
                 continue
-            if op.name in ("tt.reduce", "tt.expand_dims"):
+            if exact or have is None:
                 return False
             shape = tensor_shape(r.type)
-            if have is None or to_linear_layout(have, shape) != to_linear_layout(e, shape):
+            if to_linear_layout(have, shape) != to_linear_layout(e, shape):
                 return False
         return True
 

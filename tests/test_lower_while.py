@@ -69,20 +69,6 @@ def test_while_loop_runs_as_the_interpreter(n: int) -> None:
     np.testing.assert_array_equal(ours, (expect + n).astype(np.int32))
 
 
-def test_while_loop_assembles_and_compiles_with_llc() -> None:
-    with tempfile.TemporaryDirectory() as d:
-        ptx = Path(d) / "k.ptx"
-        ptx.write_text(compile_kernel(_WHILE, emit="ptx"))
-        proc = subprocess.run([_tool("ptxas"), "-arch=sm_90", str(ptx), "-o", str(Path(d) / "k.cubin")],
-                              capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-        ll = Path(d) / "k.ll"
-        ll.write_text(compile_kernel(_WHILE, emit="llvm"))
-        proc = subprocess.run([_tool("llc"), "-march=nvptx64", "-mcpu=sm_80", str(ll), "-o", str(Path(d) / "k2.ptx")],
-                              capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-
-
 _FOR_I64 = """#B = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k(%x: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %o: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %n: i64) {
@@ -120,15 +106,17 @@ def test_for_loop_over_i64_bounds(n: int) -> None:
     np.testing.assert_array_equal(ours, x + sum(range(0, n, 3)))
 
 
-def test_for_loop_over_i64_bounds_assembles_and_compiles_with_llc() -> None:
+@pytest.mark.parametrize("kernel", ["while", "for-i64"])
+def test_loops_assemble_and_compile_with_llc(kernel: str) -> None:
+    text = {"while": _WHILE, "for-i64": _FOR_I64}[kernel]
     with tempfile.TemporaryDirectory() as d:
         ptx = Path(d) / "k.ptx"
-        ptx.write_text(compile_kernel(_FOR_I64, emit="ptx"))
+        ptx.write_text(compile_kernel(text, emit="ptx"))
         proc = subprocess.run([_tool("ptxas"), "-arch=sm_90", str(ptx), "-o", str(Path(d) / "k.cubin")],
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         ll = Path(d) / "k.ll"
-        ll.write_text(compile_kernel(_FOR_I64, emit="llvm"))
+        ll.write_text(compile_kernel(text, emit="llvm"))
         proc = subprocess.run([_tool("llc"), "-march=nvptx64", "-mcpu=sm_80", str(ll), "-o", str(Path(d) / "k2.ptx")],
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
