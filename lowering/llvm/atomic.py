@@ -16,16 +16,15 @@ bitwise ops and ``exch`` as ``.b``, ``fadd`` as ``.f32``/``.f64`` (``.noftz.f16`
 
 from __future__ import annotations
 
-import math
-
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.builder import REGISTER_CONSTRAINT, bit_width
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
-from ltc.lowering.llvm.memory import _first_thread, _owner_predicate
-from ltc.lowering.llvm.reduce import load_shared, store_shared
-from ltc.lowering.llvm.thread_index import register_constants, row_major_offset, row_major_shifts, thread_part
+from ltc.lowering.llvm.memory import operand_of, registers_of, single_writer
+from ltc.lowering.llvm.scratch import load_shared, register_address, store_shared, tensor_scratch
+from ltc.lowering.llvm.thread_index import register_constants, row_major_shifts, thread_part
 
 __all__ = ["ATOMIC_HANDLERS"]
 
@@ -59,9 +58,6 @@ def _atomic(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lo
     b = fl.b
     is_cas = op.name == "tt.atomic_cas"
     ptrs = args[0]
-    values = args[2] if is_cas else args[1]
-    cmps = args[1] if is_cas else None
-    masks = None if is_cas or getattr(op, "mask", None) is None else args[2]
     res_t = op.results[0].type
     elem = scalar_type(res_t)
     bits = bit_width(elem)
@@ -72,22 +68,12 @@ def _atomic(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lo
     else:
         ptx_op, ptx_type = _ptx_op(op, _enum(op, "atomic_rmw_op"), elem)
     sem, scope = _enum(op, "sem"), _enum(op, "scope")
-    scope = {"gpu": "gpu", "cta": "cta", "sys": "sys"}[scope]
     reg = REGISTER_CONSTRAINT[bits]
-    word = IntegerType(bits)
-
-    tensor = isinstance(ptrs, ThreadTensor)
     layout = ptrs.layout if isinstance(ptrs, ThreadTensor) else None
     n = len(ptrs.regs) if isinstance(ptrs, ThreadTensor) else 1
-
-    def regs(v: Lowered | None) -> list[SSAValue | None]:
-        if v is None:
-            return [None] * n
-        return list(v.regs) if isinstance(v, ThreadTensor) else [v] * n
-
-    ptr_regs, val_regs, cmp_regs, mask_regs = regs(ptrs), regs(values), regs(cmps), regs(masks)
-    owner = _owner_predicate(fl, layout) if layout is not None else _first_thread(fl)
-    free = layout.free_variable_masks().get("register", 0) if layout is not None else 0
+    ptr_regs, val_regs = registers_of(ptrs, n), registers_of(operand_of(op, "val", args), n)
+    cmp_regs, mask_regs = registers_of(operand_of(op, "cmp", args), n), registers_of(operand_of(op, "mask", args), n)
+    owner, free = single_writer(fl, layout)
     old: list[SSAValue | None] = [None] * n
     for g in range(n):
         if g & free:
@@ -107,45 +93,38 @@ def _atomic(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lo
             constraints.append("b")
         srcs = "$2, $3" if is_cas else "$2"
         text = f"mov.b{bits} $0, 0;\n\t{guard}atom.{sem}.{scope}.global.{ptx_op}.{ptx_type} $0, [ $1 + 0 ], {srcs};"
-        (w,) = b.asm(text, ",".join(constraints), operands, [word], side_effects=True)
+        (w,) = b.asm(text, ",".join(constraints), operands, [IntegerType(bits)], side_effects=True)
         old[g] = b.from_bits(w, elem)
     for r in range(n):
         if old[r] is None:
             old[r] = old[r & ~free]
     if owner is not None and op.results[0].first_use is not None:
         old = _share_with_holders(fl, op, layout, old, owner, elem)  # type: ignore[arg-type]
-    if not tensor:
+    if layout is None:
         return [old[0]]  # type: ignore[list-item]
     return [fl.tensor(op, res_t, old)]  # type: ignore[arg-type]
 
 
 def _share_with_holders(
-    fl: FunctionLowering, op: Operation, layout: object, old: list[SSAValue], owner: SSAValue, elem: Attribute
+    fl: FunctionLowering, op: Operation, layout: LinearLayout | None, old: list[SSAValue], owner: SSAValue, elem: Attribute
 ) -> list[SSAValue]:
     """Every thread's old values, from the owners' through scratch (see the module doc)."""
     b = fl.b
     t = op.results[0].type
-    bits = max(8, bit_width(elem))
-    byte_shift = (bits // 8).bit_length() - 1
-    if not isinstance(t, TensorType):
-        fl.claim_scratch(bits // 8)
-        base = fl.shared_base()
+    bits = bit_width(elem)
+    if layout is None or not isinstance(t, TensorType):
+        base = tensor_scratch(fl, (), bits)
         store_shared(b, base, old[0], owner)
         b.barrier()
         return [load_shared(b, base, elem)]
     shape = list(t.get_shape())
     if any(s & (s - 1) for s in shape):
         raise LoweringError(op, "a used result of an atomic on a broadcast layout of a shape that is not a power of two is not supported")
-    ll = fl.layout(t, op)
     shifts = row_major_shifts(shape)
-    fl.claim_scratch(math.prod(shape) * bits // 8)
-    base = fl.shared_base()
-    part = thread_part(b, ll, fl.tid(), fl.lane_bits)
-    consts = register_constants(ll)
-    addrs = []
-    for const in consts:
-        offset = row_major_offset(b, [part.with_constant(b, d, c) for d, c in enumerate(const)], shifts)
-        addrs.append(b.add_i(base, b.binary("shl", offset, b.i32(byte_shift)) if byte_shift else offset))
+    base = tensor_scratch(fl, shape, bits)
+    part = thread_part(b, layout, fl.tid(), fl.lane_bits)
+    consts = register_constants(layout)
+    addrs = [register_address(b, part, const, shifts, base, bits) for const in consts]
     done: set[tuple[int, ...]] = set()
     for r, const in enumerate(consts):
         if const not in done:
@@ -153,12 +132,10 @@ def _share_with_holders(
             store_shared(b, addrs[r], old[r], owner)
     b.barrier()
     loaded: dict[tuple[int, ...], SSAValue] = {}
-    out = []
-    for r, const in enumerate(consts):
+    for const, addr in zip(consts, addrs):
         if const not in loaded:
-            loaded[const] = load_shared(b, addrs[r], elem)
-        out.append(loaded[const])
-    return out
+            loaded[const] = load_shared(b, addr, elem)
+    return [loaded[const] for const in consts]
 
 
 ATOMIC_HANDLERS: dict[str, Handler] = {"tt.atomic_rmw": _atomic, "tt.atomic_cas": _atomic}

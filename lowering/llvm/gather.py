@@ -17,14 +17,12 @@ the axis length, as Triton's lowering does (an out-of-range index is undefined t
 
 from __future__ import annotations
 
-import math
-
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from ltc.dialects.tt import element_bit_width
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
-from ltc.lowering.llvm.reduce import load_shared, store_shared
+from ltc.lowering.llvm.scratch import element_address, load_shared, register_address, store_shared, tensor_scratch
 from ltc.lowering.llvm.thread_index import register_constants, row_major_offset, row_major_shifts, thread_part
 
 __all__ = ["GATHER_HANDLERS"]
@@ -46,28 +44,20 @@ def _gather(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lo
         raise LoweringError(op, "'tt.gather' with index dims other than the axis smaller than the source's is not supported")
     elem = src_t.element_type
     bits = element_bit_width(src_t) or 32
-    width = 8 if bits <= 8 else bits
-    if width not in (8, 16, 32, 64):
+    if max(8, bits) not in (8, 16, 32, 64):
         raise LoweringError(op, f"'tt.gather' of {bits}-bit elements is not supported")
     b = fl.b
+    base = tensor_scratch(fl, src_shape, bits)
+
     shifts = row_major_shifts(src_shape)
-    byte_shift = (width // 8).bit_length() - 1
-    fl.claim_scratch(math.prod(src_shape) * width // 8)
-    base = fl.shared_base()
 
     # 1. the source, once, at its row-major offsets
-    src_layout = src.layout
-    part = thread_part(b, src_layout, fl.tid(), fl.lane_bits)
+    part = thread_part(b, src.layout, fl.tid(), fl.lane_bits)
     stored: set[tuple[int, ...]] = set()
-    for r, const in enumerate(register_constants(src_layout)):
-        if const in stored:
-            continue  # a broadcast register: its element is stored already
-        stored.add(const)
-        v = src.regs[r]
-        coords = [part.with_constant(b, d, c) for d, c in enumerate(const)]
-        offset = row_major_offset(b, coords, shifts)
-        addr = b.add_i(base, b.binary("shl", offset, b.i32(byte_shift)) if byte_shift else offset)
-        store_shared(b, addr, v, None)
+    for v, const in zip(src.regs, register_constants(src.layout)):
+        if const not in stored:  # (else a broadcast register: its element is stored already)
+            stored.add(const)
+            store_shared(b, register_address(b, part, const, shifts, base, bits), v, None)
     b.barrier()
 
     # 2. each result register reads its gathered element
@@ -79,19 +69,15 @@ def _gather(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lo
     for r, const in enumerate(register_constants(res_layout)):
         g = idx.regs[r]
         key = (const, g)
-        if key in memo:
-            regs.append(memo[key])
-            continue
-        if g.type != i32:
-            width_g = g.type.width.data if isinstance(g.type, IntegerType) else 32
-            g = b.cast("trunc" if width_g > 32 else "zext" if width_g < 32 else "bitcast", g, i32)
-        g = b.binary("and", g, b.i32(axis_mask))
-        coords = [g if d == axis else rpart.with_constant(b, d, c) for d, c in enumerate(const)]
-        offset = row_major_offset(b, coords, shifts)
-        addr = b.add_i(base, b.binary("shl", offset, b.i32(byte_shift)) if byte_shift else offset)
-        v = load_shared(b, addr, elem)
-        memo[key] = v
-        regs.append(v)
+        if key not in memo:
+            if g.type != i32:
+                width_g = g.type.width.data if isinstance(g.type, IntegerType) else 32
+                g = b.cast("trunc" if width_g > 32 else "zext" if width_g < 32 else "bitcast", g, i32)
+            g = b.binary("and", g, b.i32(axis_mask))
+            coords = [g if d == axis else rpart.with_constant(b, d, c) for d, c in enumerate(const)]
+            addr = element_address(b, base, row_major_offset(b, coords, shifts), bits)
+            memo[key] = load_shared(b, addr, elem)
+        regs.append(memo[key])
     return [fl.tensor(op, res_t, regs)]
 
 

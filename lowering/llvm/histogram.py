@@ -14,16 +14,11 @@ from xdsl.dialects.builtin import IntegerType, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
-from ltc.lowering.llvm.memory import _owner_predicate
-from ltc.lowering.llvm.reduce import load_shared, store_shared
+from ltc.lowering.llvm.memory import registers_of, single_writer
+from ltc.lowering.llvm.scratch import element_address, load_shared, store_shared, tensor_scratch
 from ltc.lowering.llvm.thread_index import register_constants, thread_part
 
 __all__ = ["HISTOGRAM_HANDLERS"]
-
-
-def _address(fl: FunctionLowering, base: SSAValue, index: SSAValue) -> SSAValue:
-    b = fl.b
-    return b.add_i(base, b.binary("shl", index, b.i32(2)))
 
 
 def _histogram(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
@@ -37,19 +32,16 @@ def _histogram(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list
     (bins,) = res_t.get_shape()
     if any(isinstance(r.type, IntegerType) and r.type.width.data != 32 for r in src.regs):
         raise LoweringError(op, "'tt.histogram' of values other than i32 is not supported")
-    fl.claim_scratch(bins * 4)
-    base = fl.shared_base()
+    base = tensor_scratch(fl, (bins,), 32)
     tid = fl.tid()
     threads = fl.threads
     for k in range(0, bins, threads):  # zero the counters
         index = b.add_i(tid, b.i32(k)) if k else tid
         pred = b.icmp("ult", index, b.i32(bins)) if k + threads > bins else None
-        store_shared(b, _address(fl, base, index), b.i32(0), pred)
+        store_shared(b, element_address(b, base, index, 32), b.i32(0), pred)
     b.barrier()
-    layout = src.layout
-    owner = _owner_predicate(fl, layout)
-    free = layout.free_variable_masks().get("register", 0)
-    masks = list(mask.regs) if isinstance(mask, ThreadTensor) else [mask] * len(src.regs)
+    owner, free = single_writer(fl, src.layout)
+    masks = registers_of(mask, len(src.regs))
     for r, v in enumerate(src.regs):
         if r & free:
             continue
@@ -57,7 +49,7 @@ def _histogram(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list
         for extra in (masks[r], owner):
             if extra is not None:
                 pred = b.binary("and", pred, extra)
-        b.asm("@$1 red.shared.add.u32 [$0], 1;", "r,b", [_address(fl, base, v), pred])
+        b.asm("@$1 red.shared.add.u32 [$0], 1;", "r,b", [element_address(b, base, v, 32), pred])
     b.barrier()
     res_layout = fl.layout(res_t, op)
     part = thread_part(b, res_layout, tid, fl.lane_bits)
@@ -65,7 +57,7 @@ def _histogram(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list
     regs = []
     for (c,) in register_constants(res_layout):
         if c not in loaded:
-            loaded[c] = load_shared(b, _address(fl, base, part.with_constant(b, 0, c)), i32)
+            loaded[c] = load_shared(b, element_address(b, base, part.with_constant(b, 0, c), 32), i32)
         regs.append(loaded[c])
     return [fl.tensor(op, res_t, regs)]
 

@@ -45,8 +45,14 @@ __all__ = [
     "MEMORY_HANDLERS",
     "contiguous_registers",
     "fastest_dim",
+    "first_thread",
+    "free_register_mask",
+    "operand_of",
+    "owner_predicate",
+    "registers_of",
     "run_alignment",
     "run_is_contiguous",
+    "single_writer",
     "spanning_width",
     "vector_width",
 ]
@@ -176,7 +182,8 @@ def _mask_operand(op: Operation) -> SSAValue | None:
     return m if isinstance(m, SSAValue) else None
 
 
-def _operand(op: Operation, name: str, args: list[Lowered]) -> Lowered | None:
+def operand_of(op: Operation, name: str, args: list[Lowered]) -> Lowered | None:
+    """The lowered operand ``name`` of ``op`` (None where the op has no such operand)."""
     v = getattr(op, name, None)
     if not isinstance(v, SSAValue):
         return None
@@ -194,13 +201,15 @@ def _word_type(bits: int) -> IntegerType:
     return IntegerType(16 if bits == 8 else bits)
 
 
-def _regs(v: Lowered | None, n: int) -> list[SSAValue | None]:
+def registers_of(v: Lowered | None, n: int) -> list[SSAValue | None]:
+    """``n`` scalars of ``v``: a tensor's registers, a scalar repeated, or None's."""
     if v is None:
         return [None] * n
     return list(v.regs) if isinstance(v, ThreadTensor) else [v] * n
 
 
-def _free_register_mask(layout: LinearLayout) -> int:
+def free_register_mask(layout: LinearLayout) -> int:
+    """The register bits of ``layout`` that repeat another register's element."""
     return layout.free_variable_masks().get("register", 0)
 
 
@@ -245,12 +254,12 @@ def _load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowe
         n = len(ptrs.regs)
         vec = vector_width(fl, op, layout, bits)
         ptr_regs = list(ptrs.regs)
-    masks = _regs(_operand(op, "mask", args), n)
-    others = _regs(_operand(op, "other", args), n)
+    masks = registers_of(operand_of(op, "mask", args), n)
+    others = registers_of(operand_of(op, "other", args), n)
     word_bits = _word_bits(vec, bits)
     nwords = vec * bits // word_bits
     wt = _word_type(word_bits)
-    free = _free_register_mask(layout) if layout is not None else 0
+    free = free_register_mask(layout) if layout is not None else 0
     regs: list[SSAValue | None] = [None] * n
     for g in range(0, n, vec):
         if g & free:
@@ -282,7 +291,7 @@ def _load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowe
     return [fl.tensor(op, t, regs)]  # type: ignore[arg-type]
 
 
-def _owner_predicate(fl: FunctionLowering, layout: LinearLayout) -> SSAValue | None:
+def owner_predicate(fl: FunctionLowering, layout: LinearLayout) -> SSAValue | None:
     """True on the one thread of each group of lanes/warps that hold the same elements."""
     free = layout.free_variable_masks()
     # one test of tid.x (= warp · 2^lane_bits + lane) covers both; a test of the warp
@@ -294,11 +303,20 @@ def _owner_predicate(fl: FunctionLowering, layout: LinearLayout) -> SSAValue | N
     return b.icmp("eq", b.binary("and", fl.tid(), b.i32(mask)), b.i32(0))
 
 
-def _first_thread(fl: FunctionLowering) -> SSAValue:
+def first_thread(fl: FunctionLowering) -> SSAValue:
     """``tid.x == 0``: a scalar store's one writer (every thread holds the scalar; Triton
     also lets only thread 0 store it)."""
     b = fl.b
     return b.icmp("eq", fl.tid(), b.i32(0))
+
+
+def single_writer(fl: FunctionLowering, layout: LinearLayout | None) -> tuple[SSAValue | None, int]:
+    """Who writes an element of a tensor in ``layout`` (None: a scalar) once: the owner
+    predicate of its thread (``owner_predicate``; thread 0 for a scalar) and the free
+    register bits (registers that repeat another's element, to skip)."""
+    if layout is None:
+        return first_thread(fl), 0
+    return owner_predicate(fl, layout), free_register_mask(layout)
 
 
 def _store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
@@ -315,11 +333,10 @@ def _store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Low
         layout, n = ptrs.layout, len(ptrs.regs)
         vec = vector_width(fl, op, layout, bits)
         ptr_regs, val_regs = list(ptrs.regs), list(values.regs)
-    masks = _regs(_operand(op, "mask", args), n)
-    owner = _owner_predicate(fl, layout) if layout is not None else _first_thread(fl)
+    masks = registers_of(operand_of(op, "mask", args), n)
+    owner, free = single_writer(fl, layout)
     word_bits = _word_bits(vec, bits)
     nwords = vec * bits // word_bits
-    free = _free_register_mask(layout) if layout is not None else 0
     for g in range(0, n, vec):
         if g & free:
             continue

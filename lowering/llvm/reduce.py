@@ -40,13 +40,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from xdsl.dialects.builtin import IntegerType, TensorType, i1, i32
+from xdsl.dialects.builtin import TensorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
 from ltc.lowering.llvm.thread_index import register_constants
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
+from ltc.lowering.llvm.scratch import load_shared, storage_bits, store_shared
 
 __all__ = ["REDUCE_HANDLERS", "ReducePlan", "ScanPlan", "combine_region", "reduce_plan", "scan_plan"]
 
@@ -227,46 +228,6 @@ def shuffle_xor(b: ThreadBuilder, v: SSAValue, lane_mask: int) -> SSAValue:
     return b.from_bits(b.cast("trunc", got, bits.type) if width < 32 else got, t)
 
 
-_SHARED = {
-    8: ("b8", "h", IntegerType(16)),
-    16: ("b16", "h", IntegerType(16)),
-    32: ("b32", "r", i32),
-    64: ("b64", "l", IntegerType(64)),
-}
-"""Bits → (PTX type, constraint, register type) of a shared-memory access."""
-
-
-def _storage_bits(t: object) -> int:
-    return 8 if t == i1 else bit_width(t)  # type: ignore[arg-type]
-
-
-def store_shared(b: ThreadBuilder, addr: SSAValue, v: SSAValue, pred: SSAValue | None) -> None:
-    """``st.shared`` of scalar ``v`` at the 32-bit shared address ``addr`` (guarded by ``pred``)."""
-    bits = b.to_bits(v)
-    if bits.type == i1:
-        bits = b.cast("zext", bits, IntegerType(8))
-    ptx, reg, rt = _SHARED[bit_width(bits.type)]
-    word = b.cast("zext", bits, rt) if bits.type != rt else bits
-    operands, constraints, guard = [addr, word], ["r", reg], ""
-    if pred is not None:
-        guard = "@$2 "
-        operands.append(pred)
-        constraints.append("b")
-    b.asm(f"{guard}st.shared.{ptx} [$0], $1;", ",".join(constraints), operands)
-
-
-def load_shared(b: ThreadBuilder, addr: SSAValue, t: object) -> SSAValue:
-    """``ld.shared`` of a scalar of type ``t`` at the 32-bit shared address ``addr``."""
-    bits = _storage_bits(t)
-    ptx, reg, rt = _SHARED[bits]
-    (word,) = b.asm(f"ld.shared.{ptx} $0, [$1];", f"={reg},r", [addr], [rt], side_effects=True)
-    if bits < bit_width(rt):
-        word = b.cast("trunc", word, IntegerType(bits))
-    if t == i1:
-        return b.cast("trunc", word, i1)
-    return b.from_bits(word, t)  # type: ignore[arg-type]
-
-
 # ----------------------------------------------------------------------------------------
 # scratch tables for values exchanged between warps
 # ----------------------------------------------------------------------------------------
@@ -339,7 +300,7 @@ class _Exchange:
         self.store_part, self.store_bits = _or_parts(
             b, (self.part, self.part_bits), (row_part, (rows - 1) << self.entries_log2)
         )
-        self.sizes = [max(1, _storage_bits(t) // 8) for t in types]
+        self.sizes = [max(1, storage_bits(t) // 8) for t in types]
         self.offsets, total = [], 0
         for size in self.sizes:
             total = (total + size - 1) // size * size

@@ -3,8 +3,8 @@
 Every ``tt.func`` becomes an ``llvm.func`` (a kernel: ``nvvm.kernel``, ``nvvm.reqntid`` =
 num-warps × threads-per-warp). Each op is lowered, in program order, by its handler in
 :data:`HANDLERS` (op name → function, one module per op family: ``control``,
-``elementwise``, ``shape``, ``memory``, ``convert_layout``, ``reduce``, ``gather``, ``atomic``, ``histogram``), with the
-per-function state of :mod:`ltc.lowering.llvm.function`; then pure ops left unused by the
+``elementwise``, ``shape``, ``memory``, ``convert_layout``, ``reduce``, ``gather``,
+``atomic``, ``histogram``), with the per-function state of :mod:`ltc.lowering.llvm.function`; then pure ops left unused by the
 builder's rewrites are removed. The scratch the functions claimed becomes one
 ``@global_smem`` array and the module's ``ttg.shared``.
 
