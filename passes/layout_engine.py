@@ -62,6 +62,7 @@ from ltc.passes.layout_ir import (
     ModuleConfig,
     convert_before,
     encoding_of_type,
+    for_iter_of,
     layout_of,
     retype,
     tensor_shape,
@@ -71,6 +72,7 @@ from ltc.passes.layout_ir import (
 from ltc.passes.layout_rules import (
     OpKind,
     backward,
+    compares_linear_layouts,
     forward,
     free_use,
     kind_of,
@@ -154,15 +156,6 @@ def walk_values(body: Block | Region) -> Iterator[SSAValue]:
             for b in region.blocks:
                 yield from walk_values(b)
         yield from op.results
-
-
-def _loop_parent(arg: SSAValue) -> tuple[Operation, int] | None:
-    """(scf.for, iter index) when ``arg`` is an iter arg of an ``scf.for`` body."""
-    if isinstance(arg, BlockArgument):
-        op = arg.block.parent_op()
-        if isinstance(op, scf.ForOp) and arg.index >= 1:
-            return op, arg.index - 1
-    return None
 
 
 _GLOBAL_MEMORY = {"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_load", "tt.descriptor_store"}
@@ -316,7 +309,7 @@ class LayoutEngine:
     def _backward(self, v: SSAValue, enc: Encoding, work: list) -> None:
         why = f"needed as {self._layout(enc)} by users of {self._name(v)}" if self.log is not None else ""
         if isinstance(v, BlockArgument):
-            loop = _loop_parent(v)
+            loop = for_iter_of(v)
             if loop is not None:
                 for_op, i = loop
                 self._push(for_op.results[i], enc, why, work, False)
@@ -570,14 +563,14 @@ class LayoutEngine:
                 return
             need = backward(op, enc)
             if need is not None and self._free(op, need):
-                self._convert_operands(op, need, by_linear_layout=op.name not in ("tt.reduce", "tt.expand_dims"))
+                self._convert_operands(op, need, by_linear_layout=compares_linear_layouts(op))
                 return
             src_enc = layout_of(tensor_operands(op)[0])
             outs = forward(op, src_enc) if src_enc is not None else None
             if outs is None:
                 raise PassFailedException(f"no layout makes {op.name} legal here")
             # Every operand takes the first one's layout (join, a multi-operand reduce).
-            self._convert_operands(op, src_enc, by_linear_layout=op.name not in ("tt.reduce", "tt.expand_dims"))
+            self._convert_operands(op, src_enc, by_linear_layout=compares_linear_layouts(op))
             self._convert_results(op, outs)
         elif isinstance(op, scf.ForOp):
             for i, arg in enumerate(op.body.block.args[1:]):
@@ -621,7 +614,7 @@ class LayoutEngine:
     def _free_as_is(self, op: Operation, src: Encoding) -> bool:
         """Whether a shape op whose verifier compares linear layouts (not a reduction or
         ``tt.expand_dims``) gives its results' layouts, as linear layouts, from ``src``."""
-        if op.name in ("tt.reduce", "tt.expand_dims"):
+        if not compares_linear_layouts(op):
             return False
         outs = forward(op, src)
         return outs is not None and self._results_are(op, outs, exact=False)
@@ -635,7 +628,7 @@ class LayoutEngine:
         if op.name == "tt.join":
             return True
         outs = forward(op, need)
-        return outs is not None and self._results_are(op, outs, exact=op.name in ("tt.reduce", "tt.expand_dims"))
+        return outs is not None and self._results_are(op, outs, exact=not compares_linear_layouts(op))
 
     @staticmethod
     def _results_are(op: Operation, outs: list[Encoding], exact: bool) -> bool:

@@ -27,7 +27,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.dialects import scf
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ltc.dialects.ttg import ConvertLayoutOp
@@ -44,6 +45,7 @@ __all__ = [
     "ModuleConfig",
     "convert_before",
     "encoding_of_type",
+    "for_iter_of",
     "layout_of",
     "linear_layout_of",
     "retype",
@@ -82,6 +84,18 @@ def walk_list(root: Operation | Region) -> list[Operation]:
         for region in root.regions:
             ops_of(region)
     return out
+
+
+def for_iter_of(v: SSAValue) -> tuple[scf.ForOp, int] | None:
+    """(loop, iter index) when ``v`` is an iter argument (not the induction variable) or a
+    result of an ``scf.for``; else None."""
+    if isinstance(v, BlockArgument):
+        loop = v.block.parent_op()
+        if isinstance(loop, scf.ForOp) and v.index >= 1:
+            return loop, v.index - 1
+    elif isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
+        return v.op, v.index
+    return None
 
 
 def encoding_of_type(t: Attribute) -> Encoding | None:

@@ -51,9 +51,10 @@ from heapq import heappop, heappush
 from collections.abc import Callable, Iterable, Iterator
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
+from ltc.dialects.ttg.convert_layout import built_in_any_layout
 from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.blocked import BlockedEncoding
 from ltc.encodings.amd import AMDMfmaEncoding, AMDWmmaEncoding
@@ -66,6 +67,7 @@ from ltc.passes.layout_ir import layout_of, tensor_shape
 from ltc.passes.layout_rules import (
     OpKind,
     backward,
+    compares_linear_layouts,
     compute_price,
     element_bytes,
     forward,
@@ -83,13 +85,13 @@ INFEASIBLE = 1e18
 MAX_ROUNDS = 6
 MAX_REGION = 1024
 PATIENCE = 48
+"""A prefix scan stops this many values past its best prefix."""
 EVALUATIONS_PER_OP = 100
 """The search's budget: op terms computed per op of the function (it stops there)."""
 TIE_BREAK = 1e-6
 """The op work's weight in the refinement (``LayoutObjective.work_weight``): conversions
 decide, and work only between choices whose conversions cost the same (far below a
 respelling's price, ``layout_engine.RESPELL_PRICE``, so that one still counts)."""
-"""A prefix scan stops this many values past its best prefix."""
 
 Price = Callable[[Encoding, Encoding, TensorType], float]
 _OpInfo = tuple  # (OpKind, tensor results, tensor operands, work price, control-flow edges or None)
@@ -244,10 +246,10 @@ class LayoutObjective:
     def rebuilt(self, v: SSAValue) -> bool:
         """Whether a conversion of ``v`` costs nothing: ``v`` is a splat, a range or a splat
         constant, which canonicalization builds again in the conversion's layout
-        (``RematerializeConvertedSource``)."""
+        (``built_in_any_layout``)."""
         got = self._rebuilt.get(v)
         if got is None:
-            got = self._rebuilt[v] = _rebuilt_source(v)
+            got = self._rebuilt[v] = isinstance(v, OpResult) and built_in_any_layout(v.op)
         return got
 
     def reduce_work(self, enc: Encoding | None, t: object, op: Operation) -> float:
@@ -303,27 +305,21 @@ class LayoutObjective:
         return cost + sum(self._cvt(e, self.layout(r), r.type) for r, e in zip(res, outs))
 
     def _free_as_is(self, op: Operation, src: Encoding, res: list[SSAValue]) -> bool:
-        """Whether a shape op whose verifier compares linear layouts (not a reduction or
-        ``tt.expand_dims``) gives its results' layouts from ``src`` as it is."""
-        if op.name in ("tt.reduce", "tt.expand_dims"):
+        """Whether a shape op whose verifier compares linear layouts
+        (``compares_linear_layouts``) gives its results' layouts from ``src`` as it is."""
+        if not compares_linear_layouts(op):
             return False
         outs = self._forward(op, src)
-        if outs is None:
-            return False
-        for r, e in zip(res, outs):
-            have = self.layout(r)
-            if have is None or not (have == e or self._same_linear(have, e, r.type)):  # type: ignore[arg-type]
-                return False
-        return True
+        return outs is not None and self._results_are(res, outs, exact=False)
 
     def _operand_cvt(self, op: Operation, o: SSAValue, need: Encoding) -> float:
         """The conversion of a shape op's operand ``o`` to ``need``: none between two
         spellings of one linear layout where the op's verifier compares linear layouts
-        (all but reductions and ``tt.expand_dims``), as the rewrite leaves them."""
+        (``compares_linear_layouts``), as the rewrite leaves them."""
         have = self.layout(o)
         if have is None or have == need:
             return 0.0
-        if op.name not in ("tt.reduce", "tt.expand_dims") and self._same_linear(have, need, o.type):  # type: ignore[arg-type]
+        if compares_linear_layouts(op) and self._same_linear(have, need, o.type):  # type: ignore[arg-type]
             return 0.0
         return self._cvt(have, need, o.type)
 
@@ -343,15 +339,16 @@ class LayoutObjective:
         if op.name == "tt.join":
             return True  # ``need`` splits the result's layout: what join's verifier asks
         outs = self._forward(op, need)
-        if outs is None:
-            return False
+        return outs is not None and self._results_are(res, outs, exact=not compares_linear_layouts(op))
+
+    def _results_are(self, res: list[SSAValue], outs: list[Encoding], exact: bool) -> bool:
+        """Whether the values ``res`` have the layouts ``outs``: spelled so with ``exact``,
+        else as linear layouts."""
         for r, e in zip(res, outs):
             have = self.layout(r)
             if have == e:
                 continue
-            if op.name in ("tt.reduce", "tt.expand_dims") or have is None:
-                return False
-            if not self._same_linear(have, e, r.type):
+            if exact or have is None or not self._same_linear(have, e, r.type):  # type: ignore[arg-type]
                 return False
         return True
 
@@ -533,18 +530,6 @@ def group(v: SSAValue) -> tuple[SSAValue, ...]:
     elif isinstance(v, OpResult) and v.op.name in _SAME_ENCODING_RESULTS and len(v.op.results) > 1:
         return tuple(r for r in v.op.results if isinstance(r.type, TensorType))
     return (v,)
-
-
-def _rebuilt_source(v: SSAValue) -> bool:
-    if not isinstance(v, OpResult):
-        return False
-    name = v.op.name
-    if name in ("tt.splat", "tt.make_range"):
-        return True
-    if name == "arith.constant":
-        value = v.op.properties.get("value") or v.op.attributes.get("value")
-        return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
-    return False
 
 
 def consistent(choice: dict[SSAValue, Encoding]) -> dict[SSAValue, Encoding]:

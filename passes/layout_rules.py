@@ -55,6 +55,7 @@ from ltc.passes.layout_ir import encoding_of_type, tensor_shape
 __all__ = [
     "OpKind",
     "backward",
+    "compares_linear_layouts",
     "element_bytes",
     "forward",
     "free_use",
@@ -123,6 +124,14 @@ def tensor_operands(op: Operation) -> list[SSAValue]:
     """The tensor operands that follow ``op``'s layout rule (``kind_of``)."""
     free = _FREE_OPERANDS.get(op.name, ())
     return [v for i, v in enumerate(op.operands) if isinstance(v.type, TensorType) and i not in free]
+
+
+def compares_linear_layouts(op: Operation) -> bool:
+    """A shape op whose verifier compares its operands' and results' layouts as linear
+    layouts (Triton's does so): it takes any spelling of the layouts that make it free.
+    Not a reduction or ``tt.expand_dims``, which want the exact slice of their result's
+    spelling."""
+    return kind_of(op) is OpKind.SHAPE and op.name not in ("tt.reduce", "tt.expand_dims")
 
 
 def free_use(use: Use) -> bool:

@@ -35,7 +35,7 @@ from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.passes.conversion_cost import execution_weight
 from ltc.passes.layout_engine import RESPELL_PRICE, LayoutLog, convert_cost
-from ltc.passes.layout_ir import convert_before, layout_of, retype, tensor_shape, with_layout
+from ltc.passes.layout_ir import convert_before, for_iter_of, layout_of, retype, tensor_shape, with_layout
 from ltc.passes.layout_rules import OpKind, backward, forward, kind_of, remat_cost, tensor_operands, tensor_results
 
 __all__ = ["RematChains", "hoist_out_of_loops", "rematerialize", "sink_into_branches"]
@@ -112,7 +112,7 @@ def _backward_slice(
             if need[v] != e:
                 return None
             continue
-        carried = _carried(v) if through_loops else None
+        carried = for_iter_of(v) if through_loops else None
         if carried is not None:
             loop, i = carried
             y = loop.body.block.last_op
@@ -147,17 +147,6 @@ def _backward_slice(
         else:
             return None
     return need
-
-
-def _carried(v: SSAValue) -> tuple[scf.ForOp, int] | None:
-    """(loop, iter index) when ``v`` is an iter argument or a result of an ``scf.for``."""
-    if isinstance(v, BlockArgument):
-        loop = v.block.parent_op()
-        if isinstance(loop, scf.ForOp) and v.index >= 1:
-            return loop, v.index - 1
-    elif isinstance(v, OpResult) and isinstance(v.op, scf.ForOp):
-        return v.op, v.index
-    return None
 
 
 def _duplicated_cost(need: dict[SSAValue, Encoding], cvt: Operation) -> float:
@@ -199,7 +188,7 @@ def rematerialize(cvt: ConvertLayoutOp, log: LayoutLog | None = None, chains: Re
     )
     if need is None:
         return False
-    if dot_operand and not all(kind_of(v.op) is not OpKind.SHAPE for v in need if isinstance(v, OpResult)):
+    if dot_operand and any(kind_of(v.op) is OpKind.SHAPE for v in need if isinstance(v, OpResult)):
         return False
     price = convert_cost(source_enc, target, cvt.result.type)  # type: ignore[arg-type]
     respelled = price <= RESPELL_PRICE  # two spellings of one layout: the conversion goes
@@ -281,7 +270,7 @@ def _program_order(need: dict[SSAValue, Encoding]) -> list[OpResult | scf.ForOp]
     originals, so only data order matters."""
 
     def node(v: SSAValue) -> OpResult | scf.ForOp:
-        carried = _carried(v)
+        carried = for_iter_of(v)
         if carried is not None:
             return carried[0]
         assert isinstance(v, OpResult)

@@ -34,7 +34,7 @@ from xdsl.rewriter import Rewriter
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding, to_linear_layout
 from ltc.passes.layout_ir import layout_of, retype, tensor_shape, walk_list, with_layout
-from ltc.passes.layout_rules import OpKind, free_use, kind_of, tensor_operands, tensor_results
+from ltc.passes.layout_rules import OpKind, compares_linear_layouts, free_use, kind_of, tensor_operands, tensor_results
 
 __all__ = ["respell", "respell_conversions"]
 
@@ -127,12 +127,12 @@ def _joined(v: SSAValue) -> list[SSAValue] | None:
             out += _loop_group(op, v.index)
         elif k is OpKind.SAME:
             out += tensor_operands(op) + tensor_results(op)
-        elif k not in (OpKind.SOURCE, OpKind.CONVERT) and not _compares_linear_layouts(op):
+        elif k not in (OpKind.SOURCE, OpKind.CONVERT) and not compares_linear_layouts(op):
             return None
     for use in v.uses:
         user = use.operation
         k = kind_of(user)
-        if k in (OpKind.CONVERT, OpKind.SINK) or free_use(use) or _compares_linear_layouts(user):
+        if k in (OpKind.CONVERT, OpKind.SINK) or free_use(use) or compares_linear_layouts(user):
             continue
         if k is OpKind.SAME:
             out += tensor_operands(user) + tensor_results(user)
@@ -143,13 +143,6 @@ def _joined(v: SSAValue) -> list[SSAValue] | None:
         else:
             return None
     return out
-
-
-def _compares_linear_layouts(op: Operation) -> bool:
-    """A shape op whose verifier compares its operand and result layouts as linear
-    layouts (as Triton's does): a border that takes either spelling. Not a reduction or
-    ``tt.expand_dims``, which want the exact slice of their result's spelling."""
-    return kind_of(op) is OpKind.SHAPE and op.name not in ("tt.reduce", "tt.expand_dims")
 
 
 def _loop_group(loop: scf.ForOp, i: int) -> list[SSAValue]:

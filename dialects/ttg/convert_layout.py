@@ -36,6 +36,7 @@ __all__ = [
     "FoldConvertChain",
     "FoldIdentityConvert",
     "RematerializeConvertedSource",
+    "built_in_any_layout",
     "same_layout",
 ]
 
@@ -146,6 +147,20 @@ class FoldConvertChain(RewritePattern):
 _REMATERIALIZABLE = ("tt.splat", "tt.make_range")
 
 
+def built_in_any_layout(src: Operation) -> bool:
+    """Whether ``src`` (one result) builds the same values in any layout: a splat, a range
+    or a splat constant, which ``RematerializeConvertedSource`` builds again in the
+    layout a conversion of it asks for."""
+    if len(src.results) != 1:
+        return False
+    if src.name in _REMATERIALIZABLE:
+        return True
+    if src.name == "arith.constant":
+        value = src.properties.get("value", src.attributes.get("value"))
+        return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
+    return False
+
+
 class RematerializeConvertedSource(RewritePattern):
     """``cvt(splat(s))``, ``cvt(make_range)``, ``cvt(arith.constant dense<c>)``: build the
     source op directly in the convert's result layout (its value does not depend on
@@ -154,7 +169,7 @@ class RematerializeConvertedSource(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
         src = op.src.owner
-        if not isinstance(src, Operation) or len(src.results) != 1:
+        if not isinstance(src, Operation) or not built_in_any_layout(src):
             return
         res_type = op.result.type
         assert isinstance(res_type, TensorType)
@@ -167,10 +182,9 @@ class RematerializeConvertedSource(RewritePattern):
             )
             _keep_name(new, op, src)
             rewriter.replace(op, new)
-        elif src.name == "arith.constant":
+        else:  # a splat constant
             value = src.properties.get("value", src.attributes.get("value"))
-            if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
-                return
+            assert isinstance(value, DenseIntOrFPElementsAttr)
             new_value = DenseIntOrFPElementsAttr.from_list(res_type, [value.get_values()[0]])
             props = {**src.properties}
             attrs = {**src.attributes}
