@@ -30,13 +30,13 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.transforms.common_subexpression_elimination import has_other_side_effecting_op_in_between
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 from xdsl.traits import (
     IsolatedFromAbove,
     IsTerminator,
     MemoryEffect,
     MemoryEffectKind,
-    get_effects,
     is_side_effect_free,
     only_has_effect,
 )
@@ -131,7 +131,7 @@ class _Driver:
         key = _key(op)
         existing = self._find(key, op)
         if existing is not None:
-            if effect == _PURE or (existing.parent_block() is op.parent_block() and not _write_between(existing, op)):
+            if effect == _PURE or (existing.parent_block() is op.parent_block() and not has_other_side_effecting_op_in_between(existing, op)):
                 self._replace(op, existing)
                 return
             if effect == _READS:
@@ -182,14 +182,3 @@ def _key(op: Operation) -> Hashable:
         frozenset(op.properties.items()),
         len(op.regions),
     )
-
-
-def _write_between(first: Operation, last: Operation) -> bool:
-    """Whether an op from ``first`` up to ``last`` (same block) may write memory."""
-    op: Operation | None = first
-    while op is not None and op is not last:
-        effects = get_effects(op)
-        if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
-            return True
-        op = op.next_op
-    return False
