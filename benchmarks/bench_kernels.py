@@ -49,13 +49,17 @@ from build_corpus import DEFAULT_OUT as CORPUS_DIR  # noqa: E402
 from sass_stats import AssembleError, assemble, sass_counts, sass_text  # noqa: E402
 
 from ltc import simulate_ptx  # noqa: E402
+from xdsl.dialects.builtin import ModuleOp  # noqa: E402
+
 from ltc.dialects.tt import PtrType  # noqa: E402
 from ltc.lowering.llvm.function import LoweringError  # noqa: E402
-from ltc.passes.interpret import run_kernel  # noqa: E402
+from ltc.passes.interpret import kernel_function, run_kernel  # noqa: E402
 from ltc.tools.pipeline import compile_kernel, parse_module  # noqa: E402
 
 SETTINGS = ("cuda80-w4", "cuda80-w8", "cuda90-w4", "cuda90-w8")
 ELEMENTS = 1 << 16
+INTEGER = 16
+"""Every integer argument (a multiple of the divisibility the corpus kernels ask)."""
 
 
 @dataclass
@@ -90,21 +94,16 @@ def _array(pointee: object, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, 1 << bits, ELEMENTS, dtype=np.uint64).astype({8: np.uint8, 16: np.uint16, 32: np.uint32}[bits])
 
 
-def _arguments(ttir: str, seed: int, ints: int = 16) -> list[object]:
-    module = parse_module(ttir)
-    funcs = [op for op in module.walk() if op.name == "tt.func" and getattr(op, "sym_visibility", None) is None
-             or op.name == "tt.func" and str(getattr(op, "sym_visibility", "")).strip('"') == "public"]
-    if not funcs:
-        raise ValueError("no public tt.func")
+def _arguments(module: ModuleOp, seed: int) -> list[object]:
     rng = np.random.default_rng(seed)
     args: list[object] = []
-    for t in funcs[0].function_type.inputs.data:
+    for t in kernel_function(module).function_type.inputs.data:
         if isinstance(t, PtrType):
             args.append(_array(t.pointee_type, rng))
         elif str(t).startswith("f"):
             args.append(0.5)
         else:
-            args.append(ints)
+            args.append(INTEGER)
     return args
 
 
@@ -126,7 +125,7 @@ def _compare(a: list[object], b: list[object]) -> str:
     return "same"
 
 
-def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int, ints: int = 16) -> Row:
+def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) -> Row:
     try:
         ptx = compile_kernel(ttir, emit="ptx", target=target, num_warps=num_warps, name=variant)
     except LoweringError as e:
@@ -149,8 +148,9 @@ def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int, 
                 sass = sass_counts(sass_text(cubin)).instructions
             except Exception:  # noqa: BLE001 - a missing cuobjdump leaves the cell empty
                 sass = None
+    module = parse_module(ttir)  # (the interpreter only reads it)
     try:
-        base = _arguments(ttir, seed=1, ints=ints)
+        base = _arguments(module, seed=1)
     except Exception as e:  # noqa: BLE001
         return Row(variant, "yes", ptxas, sass, f"no arguments: {e}"[:90])
     copies = [[a.copy() if isinstance(a, np.ndarray) else a for a in base] for _ in range(2)]
@@ -158,7 +158,7 @@ def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int, 
     try:
         signal.alarm(timeout)
         try:
-            run_kernel(parse_module(ttir), copies[0])
+            run_kernel(module, copies[0])
         except _Timeout:
             return Row(variant, "yes", ptxas, sass, "interpreter timeout")
         except Exception as e:  # noqa: BLE001 - the synthesized arguments do not fit the kernel

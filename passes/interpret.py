@@ -54,10 +54,20 @@ from ltc.passes.interpret_state import (
     Value,
 )
 
-__all__ = ["Descriptor", "InterpretError", "InterpretStats", "Memory", "SharedView", "run_function", "run_kernel"]
+__all__ = [
+    "Descriptor",
+    "InterpretError",
+    "InterpretStats",
+    "Memory",
+    "SharedView",
+    "kernel_function",
+    "run_function",
+    "run_kernel",
+]
 
 
-def _kernel(module: ModuleOp, name: str | None) -> FuncOp:
+def kernel_function(module: ModuleOp, name: str | None = None) -> FuncOp:
+    """The ``tt.func`` named ``name``, or the module's single public one."""
     funcs = [op for op in module.walk() if isinstance(op, FuncOp)]
     if name is not None:
         named = [f for f in funcs if f.sym_name.data == name]
@@ -140,7 +150,7 @@ def run_kernel(
     """Run the single public (or the named) ``tt.func`` of ``module`` for every program
     id of ``grid``; array arguments are updated in place."""
     full = _grid3(grid)
-    kernel = _kernel(module, func)
+    kernel = kernel_function(module, func)
     it = _interpreter(module, full)
     memory = it.memory
     bound = _bind(kernel.function_type.inputs.data, args, memory, it)
@@ -174,7 +184,7 @@ def run_function(
     it = _interpreter(module, _grid3(grid))
     x, y, z = (tuple(pid) + (0, 0))[:3]
     it.pid = (x, y, z)
-    kernel = _kernel(module, func)
+    kernel = kernel_function(module, func)
     bound = _bind(kernel.function_type.inputs.data, args, it.memory, it)
     with np.errstate(all="ignore"):
         return [np.asarray(v) for v in it.call(kernel, bound)]  # type: ignore[call-overload]
