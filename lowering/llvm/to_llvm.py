@@ -4,8 +4,9 @@ Every ``tt.func`` becomes an ``llvm.func`` (a kernel: ``nvvm.kernel``, ``nvvm.re
 num-warps × threads-per-warp). Each op is lowered, in program order, by its handler in
 :data:`HANDLERS` (op name → function, one module per op family: ``control``,
 ``elementwise``, ``shape``, ``memory``, ``convert_layout``, ``reduce``, ``gather``,
-``atomic``, ``histogram``), with the per-function state of :mod:`ltc.lowering.llvm.function`; then pure ops left unused by the
-builder's rewrites are removed. The scratch the functions claimed becomes one
+``atomic``, ``histogram``), with the per-function state of
+:mod:`ltc.lowering.llvm.function`; then pure ops left unused by the builder's rewrites
+are removed. The scratch the functions claimed becomes one
 ``@global_smem`` array and the module's ``ttg.shared``.
 
 A function of several blocks (early returns: ``cf.br`` / ``cf.cond_br``) is first
