@@ -159,9 +159,6 @@ interpreter gives the same results on it as on the input (``suite_departures``).
 LAYOUT_FAILS: dict[str, str] = {
     "TritonGPU/combine.mlir#run0#chunk31": "5 conversions against Triton's 4, weighted cost lower: ltc converts "
     "two loop results once after the loop where Triton converts inside it every iteration",
-    "TritonGPU/combine.mlir#run0#chunk59": "5 conversions against Triton's 4 (two small ones of the 32x4 scales, "
-    "bf16 and i1, where Triton converts the i8 load once): the objective prices each use's conversion apart, "
-    "not the one conversion CSE leaves",
 }
 """The layout-assignment departures whose check does not hold yet (more conversions than
 Triton's pass), each with why; every other one must hold."""

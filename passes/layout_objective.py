@@ -22,8 +22,14 @@ counts of enclosing constant loops, 16 for other loops):
   layout (``estimate_reduction_cost``: in-thread combines, butterflies, a shared round
   trip across warps), whatever becomes of its result.
 
-Equal linear layouts cost 0 (one spelling is kept). The objective is a sum of per-op
-terms, so the change of a move is the change of the terms of the ops it touches.
+Equal linear layouts cost 0 (one spelling is kept). A value that keeps its layout (no
+candidates: a load's result, an argument) converted to one layout for several
+elementwise ops, conversions or anchors of one block is priced once, at the first of
+them (CSE leaves one conversion). (A value with candidates can move itself instead;
+pricing its conversions once too leads the search into minima that rematerialization
+then serves worse: two sorting kernels of the corpus.) The objective is a sum of per-op terms, so
+the change of a move is the change of the terms of the ops it touches (an elementwise
+op's result also touches the later consumers of its operands).
 
 **Search.** Variables are the values with candidate layouts (``LayoutEngine.cands``);
 an ``scf.for`` result shares its iter argument's layout. From a start assignment:
@@ -31,7 +37,9 @@ an ``scf.for`` result shares its iter argument's layout. From a start assignment
 *region moves*: for a value ``x`` and a candidate ``c``, the region of ``(x, c)`` is
 the closure of ``x := c`` along propagation — through each op touching a region value,
 the layout its neighbour would take for the op to be free (``forward`` / ``backward``),
-kept where that layout is one of the neighbour's candidates — in breadth-first order,
+kept where that layout is one of the neighbour's candidates, and through an operand
+that keeps its layout to the operand's other elementwise consumers (which then share
+its conversion) — in breadth-first order,
 the values of ``x``'s own loop first. The best prefix of that order is applied (each
 value's marginal change summed as it joins; the scan stops ``PATIENCE`` values past its
 best): a chain of elementwise ops, or a loop's carried values with their bodies, moves
@@ -125,6 +133,7 @@ class LayoutObjective:
         self._info: dict[Operation, _OpInfo] = {}
         self._groups: dict[SSAValue, tuple[SSAValue, ...]] = {}
         self._loops: dict[SSAValue, Operation | None] = {}
+        self._positions: dict[Operation, int] = {}
         self.evaluations = 0
         """Op terms computed so far (``minimize`` stops at its budget)."""
         self.work_weight = 1.0
@@ -207,11 +216,14 @@ class LayoutObjective:
             else:
                 target = None
             if target is not None:
-                for o in operands:
+                for i, o in enumerate(operands):
                     if self.rebuilt(o):
                         continue
                     e = choice.get(o)
-                    cost += cvt(e if e is not None else layout_of(o), target, o.type)
+                    if e is None:
+                        e = layout_of(o)
+                    if e != target and not self._converted_before(op, i, operands, target):
+                        cost += cvt(e, target, o.type)
                 for r in res[1:]:
                     e = choice.get(r)
                     cost += cvt(target, e if e is not None else layout_of(r), r.type)
@@ -221,12 +233,13 @@ class LayoutObjective:
             if not self.rebuilt(op.operands[0]):
                 cost = cvt(self.layout(op.operands[0]), self.layout(op.results[0]), op.results[0].type)
         elif k is OpKind.ANCHOR:
-            for o in operands:
+            for i, o in enumerate(operands):
                 if self.rebuilt(o):
                     continue
                 written = layout_of(o)
                 e = choice.get(o)
-                cost += cvt(e if e is not None else written, written, o.type)
+                if e is not None and e != written and not self._converted_before(op, i, operands, written):
+                    cost += cvt(e, written, o.type)
         else:
             cost = sum(cvt(self.layout(a), self.layout(b), a.type) for a, b in edges if not self.rebuilt(a))
         self._converts[op] = cost > 0
@@ -242,6 +255,51 @@ class LayoutObjective:
                 e = choice.get(r0)
                 cost += self.work_weight * unit * self.words(e if e is not None else layout_of(r0), r0.type)
         return cost * self.weight(op) if cost else 0.0
+
+    def _converted_before(self, op: Operation, i: int, operands: list[SSAValue], target: Encoding) -> bool:
+        """Whether the conversion of ``operands[i]`` to ``target`` that ``op`` needs is
+        one an earlier operand of ``op`` needs, or, for a value without candidates, an
+        earlier consumer of it in the same block: CSE leaves one conversion per value
+        and layout, and the objective prices it once, at its first consumer."""
+        o = operands[i]
+        if o in operands[:i]:
+            return True
+        if o in self.cands:
+            return False
+        block = op.parent
+        at = None
+        for use in o.uses:
+            other = use.operation
+            if other is op or other.parent is not block:
+                continue
+            if at is None:
+                at = self._position(op)
+            if self._position(other) < at and self._need(other, o) == target:
+                return True
+        return False
+
+    def _need(self, op: Operation, o: SSAValue) -> Encoding | None:
+        """The layout ``op`` takes its operand ``o`` in under the current choice, where
+        that is one layout for every operand: an elementwise op's result layout, a
+        conversion's result layout, an anchor's layout as written (None otherwise)."""
+        k = self.kind(op)
+        if k is OpKind.ANCHOR:
+            return layout_of(o)
+        if k is OpKind.SAME or k is OpKind.CONVERT:
+            res = self._op_info(op)[1]
+            return self.layout(res[0]) if res else None
+        return None
+
+    def _position(self, op: Operation) -> int:
+        """``op``'s index in its block (the IR is fixed while the objective lives)."""
+        got = self._positions.get(op)
+        if got is None:
+            block = op.parent
+            assert block is not None
+            for index, other in enumerate(block.ops):
+                self._positions[other] = index
+            got = self._positions[op]
+        return got
 
     def rebuilt(self, v: SSAValue) -> bool:
         """Whether a conversion of ``v`` costs nothing: ``v`` is a splat, a range or a splat
@@ -375,6 +433,13 @@ class LayoutObjective:
                 ops[use.operation] = None
             if isinstance(m, OpResult):
                 ops[m.op] = None
+                if self.kind(m.op) in (OpKind.SAME, OpKind.CONVERT):
+                    # the later consumers of its operands in its block: whether one of
+                    # them shares this op's conversion of an operand (_converted_before)
+                    for o in m.op.operands:
+                        for use in o.uses:
+                            if use.operation.parent is m.op.parent:
+                                ops[use.operation] = None
                 if isinstance(m.op, scf.ForOp):
                     ops[m.op.body.block.last_op] = None  # type: ignore[index]
                 elif isinstance(m.op, (scf.IfOp, scf.WhileOp)):
@@ -500,11 +565,28 @@ class LayoutObjective:
                 if k in (OpKind.SAME, OpKind.SHAPE):
                     need = backward(op, e)
                     out += [(o, need) for o in tensor_operands(op)]
+                    if k is OpKind.SAME:
+                        out += self._siblings(op, e)
                 elif k is OpKind.CONVERT:
                     out.append((op.operands[0], e))
             for a, b in _incoming_edges(m):
                 out.append((a, e))
         self._nbrs[key] = out
+        return out
+
+    def _siblings(self, op: Operation, e: Encoding) -> list[tuple[SSAValue, Encoding]]:
+        """For an elementwise ``op`` moving to ``e``: the results of the other elementwise
+        consumers, in its block, of its operands that keep their layout (no candidates),
+        in ``e`` too, so that one conversion of the operand serves them all
+        (``_converted_before``): each alone would only move the conversion."""
+        out: list[tuple[SSAValue, Encoding]] = []
+        for o in tensor_operands(op):
+            if o in self.cands or self.rebuilt(o):
+                continue
+            for use in o.uses:
+                other = use.operation
+                if other is not op and other.parent is op.parent and self.kind(other) is OpKind.SAME:
+                    out += [(r, e) for r in tensor_results(other)]
         return out
 
     def _set(self, v: SSAValue, e: Encoding) -> None:

@@ -285,3 +285,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %a, %b : tensor<256xf32, #R>, tensor<256xf32, #R>
   }
 }
+
+// -----
+
+// One conversion serves every consumer that needs a value in one layout (CSE leaves
+// one): the i8 load is converted once and both its consumers work in the slice layout,
+// where converting their two results would take two conversions.
+// CHECK-LABEL: tt.func @one_conversion_for_two_consumers
+// CHECK: %l = tt.load
+// CHECK-NEXT: %[[C:.+]] = ttg.convert_layout %l : tensor<32x4xi8, #{{.+}}> -> tensor<32x4xi8, #ttg.slice<{dim = 2, parent = #[[B:blocked[0-9]*]]}>>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: arith.extui %[[C]]
+// CHECK-NOT: ttg.convert_layout
+// CHECK: arith.cmpi eq, %[[C]]
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#A = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [4, 8, 1], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @one_conversion_for_two_consumers(%p: tensor<32x4x!tt.ptr<i8>, #A>, %q: tensor<32x4x1x!tt.ptr<i16>, #B>, %r: tensor<32x4x1x!tt.ptr<i8>, #B>) {
+    %c = arith.constant dense<-1> : tensor<32x4xi8, #A>
+    %l = tt.load %p : tensor<32x4x!tt.ptr<i8>, #A>
+    %x = arith.extui %l : tensor<32x4xi8, #A> to tensor<32x4xi16, #A>
+    %y = arith.cmpi eq, %l, %c : tensor<32x4xi8, #A>
+    %cx = ttg.convert_layout %x : tensor<32x4xi16, #A> -> tensor<32x4xi16, #ttg.slice<{dim = 2, parent = #B}>>
+    %cy = ttg.convert_layout %y : tensor<32x4xi1, #A> -> tensor<32x4xi1, #ttg.slice<{dim = 2, parent = #B}>>
+    %ex = tt.expand_dims %cx {axis = 2 : i32} : tensor<32x4xi16, #ttg.slice<{dim = 2, parent = #B}>> -> tensor<32x4x1xi16, #B>
+    %ey = tt.expand_dims %cy {axis = 2 : i32} : tensor<32x4xi1, #ttg.slice<{dim = 2, parent = #B}>> -> tensor<32x4x1xi1, #B>
+    %zy = arith.extui %ey : tensor<32x4x1xi1, #B> to tensor<32x4x1xi8, #B>
+    tt.store %q, %ex : tensor<32x4x1x!tt.ptr<i16>, #B>
+    tt.store %r, %zy : tensor<32x4x1x!tt.ptr<i8>, #B>
+    tt.return
+  }
+}
