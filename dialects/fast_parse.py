@@ -83,7 +83,7 @@ class CompiledFormat:
     region_arities: tuple[int, ...]
     successor_arities: tuple[int, ...]
     defaults: tuple[tuple[tuple[str, Attribute], ...], ...] | None
-    """Default (properties, attributes) for ``_new_op``; None: build through ``Operation.__init__``."""
+    """Default (properties, attributes) for ``new_op``; None: build through ``Operation.__init__``."""
 
 
 def _uses_declarative_format(op_type: type[Operation]) -> bool:
@@ -275,7 +275,7 @@ def parse_with_format(
         flat_successors = _flat(state.successors, fmt.successor_arities) if fmt.n_successors else []  # type: ignore[arg-type]
         if flat_regions is not None and flat_successors is not None:
             if fmt.defaults is not None and not flat_successors and not flat_regions:
-                return _new_op(
+                return new_op(
                     op_type, fmt.defaults, operands, resolved.flat_results, state.properties, state.attributes
                 )
             op = op_type.__new__(op_type)
@@ -303,7 +303,7 @@ def parse_with_format(
     )
 
 
-def _new_op(
+def new_op(
     op_type: type[IRDLOperation],
     defaults: tuple[tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]],
     operands: list[SSAValue],
@@ -342,7 +342,7 @@ def _new_op(
 
 def _defaults(op_type: type[IRDLOperation], op_def: OpDef) -> tuple[tuple[tuple[str, Attribute], ...], ...] | None:
     """The properties and attributes ``IRDLOperation.__post_init__`` fills in, or None
-    where the class initialises itself differently (``_new_op`` does not apply)."""
+    where the class initialises itself differently (``new_op`` does not apply)."""
     if op_type.__post_init__ is not IRDLOperation.__post_init__:
         return None
     return tuple(

@@ -30,18 +30,26 @@ from typing import TypeVar
 from ltc.dialects.dense_literal import MAX_DENSE_ELEMENTS, integer_literal_problem, parse_dense_value, rounded_float
 from ltc.dialects.fast_lexer import FastMLIRLexer
 from ltc.dialects.fast_parse import compiled_format, parse_with_format
+from ltc.dialects.op_templates import OpLine, OpRecord, build, read_line, record
 from ltc.dialects.text_spans import location_span_end, symbol_span_end
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     AnyFloat,
+    CallSiteLoc,
     DenseIntOrFPElementsAttr,
+    FileLineColLoc,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntAttr,
     IntegerType,
     LocationAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
+    UnknownLoc,
     UnregisteredOp,
     f64,
     i64,
@@ -64,6 +72,15 @@ SPLIT_MARKER = re.compile(r"^// -----.*$", re.MULTILINE)
 _LOC_ALIAS_LINE = re.compile(r"^[ \t]*#loc[\w.$-]*[ \t]*=[ \t]*loc\(.*\)[ \t]*$", re.MULTILINE)
 
 _LOC_ALIAS_USE = re.compile(r"loc\(#[\w.$-]+\)")  # ends where ``location_span_end`` does
+# The location alias definitions Triton writes (a file position, a name, a call site,
+# unknown), with plain strings (no escapes): ``_parse_alias_def``'s short cut.
+_ALIAS_REF = r"#[a-zA-Z0-9$._-]+"
+_LOC_ALIAS_DEF = re.compile(
+    rf"({_ALIAS_REF})[ \t]*=[ \t]*loc\((?:"
+    r'"([^"\\\n]*)"(?::([0-9]+):([0-9]+)|\((' + _ALIAS_REF + r')\))?'
+    rf"|callsite\(({_ALIAS_REF}) at ({_ALIAS_REF})\)"
+    r"|(unknown))\)"
+)
 # ``symbol_span_end`` in one regex match for the common shapes: an identifier, then an
 # angle-bracketed body nested at most four deep with no string in it. Atomic and
 # possessive, so a body it cannot take (deeper, a string) fails the whole match (the
@@ -199,6 +216,7 @@ class TritonParser(Parser):
         self._location_cache: dict[str, LocationAttr] = {}
         self._registered_ops: dict[str, type[Operation]] = {}
         self._format_memo: dict[tuple, object] = {}
+        self._templates: dict[tuple[bool, str], OpRecord] = {}
         self._dialect_names: dict[type[Operation], str] = {}
         self.derived_types: dict[tuple, tuple[Attribute, Attribute]] = {}
         """``fast_parse.derived_type``'s memo: types that parse methods derive from parsed ones."""
@@ -280,6 +298,41 @@ class TritonParser(Parser):
             self.parse_comma_separated_list(self.Delimiter.BRACES, entry)
 
         self.parse_comma_separated_list(self.Delimiter.BRACES, group)
+
+    def _parse_alias_def(self) -> None:
+        """xDSL's, with a short cut for the location aliases Triton writes
+        (``_LOC_ALIAS_DEF``): the same attribute, built without the attribute parser."""
+        state = self._parser_state
+        token = state.current_token
+        if token.kind is MLIRTokenKind.HASH_IDENT:
+            m = _LOC_ALIAS_DEF.match(self._text, token.span.start)
+            if m is not None and m.end(1) == token.span.end and m.group(1) not in self.attribute_aliases:
+                loc = self._simple_location(m)
+                if loc is not None:
+                    self.attribute_aliases[m.group(1)] = loc
+                    state.lexer.pos = m.end()
+                    state.current_token = state.lexer.lex()
+                    return
+        super()._parse_alias_def()
+
+    def _simple_location(self, m: re.Match[str]) -> LocationAttr | None:
+        """The location an ``_LOC_ALIAS_DEF`` match spells, as xDSL's ``_parse_location``
+        builds it; None where a referenced alias is not a location read before."""
+        name, line, col, inner, callee, caller, unknown = m.group(2, 3, 4, 5, 6, 7, 8)
+        if unknown is not None:
+            return UnknownLoc()
+        if name is not None:
+            if line is not None:
+                return FileLineColLoc(StringAttr(name), IntAttr(int(line)), IntAttr(int(col)))
+            if inner is None:
+                return NameLoc(StringAttr(name), NoneAttr())
+            nested = self.attribute_aliases.get(inner)
+            return NameLoc(StringAttr(name), nested) if isinstance(nested, LocationAttr) else None
+        callee_loc = self.attribute_aliases.get(callee)
+        caller_loc = self.attribute_aliases.get(caller)
+        if isinstance(callee_loc, LocationAttr) and isinstance(caller_loc, LocationAttr):
+            return CallSiteLoc(callee_loc, caller_loc)
+        return None
 
     # ------------------------------------------------------------------ memoisation
     def _consumed_exactly(self, end: int) -> bool:
@@ -384,10 +437,17 @@ class TritonParser(Parser):
         return parse_dense_value(self)
 
     def parse_optional_location(self) -> LocationAttr | None:
-        token = self._parser_state.current_token
+        state = self._parser_state
+        token = state.current_token
         if token.kind is MLIRTokenKind.BARE_IDENT:
             start = token.span.start
             m = _LOC_ALIAS_USE.match(self._text, start)  # the common ``loc(#loc12)``
+            if m is not None:
+                loc = self.attribute_aliases.get(self._text[start + 4 : m.end() - 1])
+                if isinstance(loc, LocationAttr):  # (else xDSL's parse reports it)
+                    state.lexer.pos = m.end()
+                    state.current_token = state.lexer.lex()
+                    return loc
             end = m.end() if m is not None else location_span_end(self._text, start)
             if end is not None:
                 return self._memoised(self._location_cache, end, super().parse_optional_location)
@@ -492,7 +552,49 @@ class TritonParser(Parser):
     # ------------------------------------------------------------------ operations
     def parse_operation(self) -> Operation:
         """xDSL's ``parse_operation``, recording where the op's name is, and parsing
-        ops with a declarative format through ``fast_parse`` (same IR, same errors)."""
+        ops with a declarative format through ``fast_parse`` and op lines seen before
+        with other names through ``op_templates`` (same IR, same errors)."""
+        state = self._parser_state
+        op_loc = state.current_token.span
+        line = read_line(self._text, op_loc.start)
+        if line is not None:
+            rec = self._templates.get(line.key)
+            if rec is not None and (op := self._op_from_template(rec, line)) is not None:
+                return op
+        op = self._parse_operation()
+        if line is not None and line.key not in self._templates and self._consumed_exactly(line.end):
+            rec = record(op, line, self.ssa_values)
+            if rec is not None:
+                self._templates[line.key] = rec
+        return op
+
+    def _op_from_template(self, rec: OpRecord, line: OpLine) -> Operation | None:
+        """``line``'s op built from its template's record (``op_templates.build``), its
+        result bound and the parser moved past the line; None where the ordinary parse
+        must read it (a name bound before, an alias not read yet, ...)."""
+        location = None
+        if line.location is not None:  # ``loc(#alias)``
+            location = self.attribute_aliases.get(line.location[4:-1])
+            if not isinstance(location, LocationAttr):
+                return None
+        name = line.result
+        if name is not None and (name in self.ssa_values or name in self.forward_ssa_references):
+            return None
+        op = build(rec, line, self.ssa_values, location)
+        if op is None:
+            return None
+        if name is not None:
+            result = op.results[0]
+            self.ssa_values[name] = (result,)
+            if _kept_name(name):
+                result.name_hint = name
+        self.op_offsets[op] = line.name_at
+        state = self._parser_state
+        state.lexer.pos = line.end
+        state.current_token = state.lexer.lex()
+        return op
+
+    def _parse_operation(self) -> Operation:
         state = self._parser_state
         op_loc = state.current_token.span
         bound_results = self._parse_op_result_list()

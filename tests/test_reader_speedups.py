@@ -1,9 +1,10 @@
 """The reader's speed-ups change nothing but speed.
 
 ``TritonParser`` memoises types, attributes and locations by their source text, lexes
-with ``FastMLIRLexer``, short-cuts a few token primitives, and parses ops with a
-declarative format through ``fast_parse`` (memoised constraint checks, direct op
-construction, memoised derived types). Each is checked against
+with ``FastMLIRLexer``, short-cuts a few token primitives and Triton's location aliases,
+parses ops with a declarative format through ``fast_parse`` (memoised constraint checks,
+direct op construction, memoised derived types), and builds an op line seen before with
+other SSA names from its template (``op_templates``). Each is checked against
 plain xDSL: the same tokens as ``MLIRLexer``; the same IR as ``xdsl.parser.Parser``
 (printed in generic form with locations, and structurally equal) on every example
 kernel, a generated module and the bad-input corpus; the same error, at the same
@@ -83,6 +84,8 @@ class _UnmemoisedTritonParser(TritonParser):
     parse_optional_unresolved_operand = Parser.parse_optional_unresolved_operand
     parse_unresolved_operand = Parser.parse_unresolved_operand
     _parse_op_result_list = Parser._parse_op_result_list
+    parse_operation = TritonParser._parse_operation  # no op-line templates
+    _parse_alias_def = Parser._parse_alias_def
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         self._registered_ops.clear()
@@ -379,3 +382,70 @@ class Test_fast_parse:
         text = generate_ttgir(60)
         ops = [op for op in parse_module_text(triton_context(), text).module.walk() if op.name == "tt.load"]
         assert len(ops) > 3 and len({id(op.results[0].type) for op in ops}) == 1
+
+
+class Test_op_templates:
+    """An op line whose template (the line without its SSA names and location) was
+    parsed before is built from that parse, or parsed again where its names or its
+    location differ in what they bind: the outcome is the unmemoised parser's."""
+
+    _BEFORE = (
+        "    %a = arith.addi %n, %n : i32 loc(#loc1)\n"
+        "    %s = tt.splat %n : i32 -> tensor<128xi32, #blocked> loc(#loc1)\n"
+        "    %w = arith.extsi %n : i32 to i64\n"
+    )
+
+    @pytest.mark.parametrize(
+        "lines",
+        [
+            "%b = arith.addi %a, %a : i32 loc(#loc1)",  # a hit
+            "%b = arith.addi %w, %w : i32 loc(#loc1)",  # operand of another type
+            "%b = arith.addi %later, %later : i32 loc(#loc1)\n    %later = arith.addi %n, %n : i32",
+            "%a = arith.addi %n, %n : i32 loc(#loc1)",  # the result name again
+            "%b = arith.addi %n, %n : i32 loc(#loc9)",  # an undefined location alias
+            "%b = arith.addi %n, %n : i32 loc(#blocked)",  # an alias that is no location
+            "%b = arith.addi %n, %n : i32 loc(#loc1) %junk",  # more on the line
+            "%b = arith.addi %n, %n : i32",  # no location
+            "%b = arith.addi %n,%n : i32 loc(#loc1)",  # another spelling: another template
+            "%b = arith.addi %undefined, %n : i32 loc(#loc1)",
+            "%t = tt.splat %a : i32 -> tensor<128xi32, #blocked> loc(#loc1)\n    %u = tt.splat %w : i64 -> tensor<128xi32, #blocked>",
+            "%t:2 = arith.addi %n, %n : i32 loc(#loc1)",
+        ],
+    )
+    def test_same_outcome_as_unmemoised(self, lines: str) -> None:
+        text = "#loc1 = loc(unknown)\n" + _HEAD + self._BEFORE + "    " + lines + "\n" + _TAIL
+        assert _outcome(TritonParser, text) == _outcome(_UnmemoisedTritonParser, text)
+
+    def test_templates_are_used(self) -> None:
+        # The generated module writes a few dozen op lines thousands of times.
+        parser = TritonParser(triton_context(), hoist_location_aliases(generate_ttgir(300))[0])
+        module = parser.parse_module()
+        n_ops = sum(1 for _ in module.walk())
+        assert 0 < len(parser._templates) < n_ops // 10
+
+
+class Test_location_alias_short_cut:
+    """Triton's location alias definitions are built without the attribute parser:
+    the same attributes, and the parser's own errors where the short cut declines."""
+
+    @pytest.mark.parametrize(
+        "aliases",
+        [
+            '#loc1 = loc("f.py":3:4)\n#loc2 = loc("x_ptr"(#loc1))\n#loc3 = loc(callsite(#loc2 at #loc1))\n'
+            '#loc4 = loc("name")\n#loc5 = loc(unknown)',
+            '#loc1 = loc("a\\"b.py":1:2)',  # an escape: the attribute parser reads it
+            '#loc1 = loc("x"(#loc9))',  # an undefined alias
+            "#loc1 = loc(unknown)\n#loc1 = loc(unknown)",  # defined twice
+            '#loc1 = loc(callsite(#loc2 at #blocked))\n#loc2 = loc(unknown)',
+            '#loc1 = loc("x"(#blocked))',  # an alias that is no location
+            '#loc1 = loc("f.py":3:4) junk',
+            "#loc1 = loc(fused[#loc2])",  # a form the short cut leaves to the parser
+        ],
+    )
+    def test_same_outcome_as_xdsl(self, aliases: str) -> None:
+        uses = "    %a = arith.addi %n, %n : i32 loc(#loc1)\n"
+        text = aliases + "\n" + _HEAD + uses + _TAIL
+        ours = _outcome(TritonParser, text)
+        assert ours == _outcome(_UnmemoisedTritonParser, text)
+        if ours[0] == "ok":  # (TritonParser words some errors its own way)
+            assert ours == _outcome(Parser, text)
