@@ -22,9 +22,14 @@ setting's target and warps), then:
   random counts).
 
 Columns: ``lowered`` (``yes`` or the first op the lowering refuses), ``ptxas``, ``sass``,
-``check`` (``same``, ``DIFF: <array> <count>``, or why no comparison ran: the interpreter
-refused the synthesized arguments, a timeout). Totals per setting: variants, lowered,
-assembled, compared, same. A ``DIFF`` sets the exit status to 1.
+``triton sass`` (Triton 3.9's own PTX for the same TTIR, setting and warps, from
+``triton.compile`` on the CPU, assembled by the same ``ptxas`` and counted the same way;
+empty without triton or with ``--no-triton``), ``check`` (``same``, ``DIFF: <array>
+<count>``, or why no comparison ran: the interpreter refused the synthesized arguments,
+a timeout). Totals per setting: variants, lowered, assembled, compared, same, and over
+the kernels with both SASS counts: how many have ltc's <= Triton's and the geometric
+mean of ltc / Triton (issue 17's targets: every non-matmul kernel <= 1, mean <= 0.95).
+A ``DIFF`` sets the exit status to 1.
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ from ltc.dialects.tt import PtrType  # noqa: E402
 from ltc.lowering.llvm.function import LoweringError  # noqa: E402
 from ltc.passes.interpret import kernel_function, run_kernel  # noqa: E402
 from ltc.tools.pipeline import compile_kernel, parse_module  # noqa: E402
+from tests.triton_pipeline import triton_compile_file  # noqa: E402
 
 SETTINGS = ("cuda80-w4", "cuda80-w8", "cuda90-w4", "cuda90-w8")
 ELEMENTS = 1 << 16
@@ -69,6 +75,7 @@ class Row:
     ptxas: str
     sass: int | None
     check: str
+    sass_triton: int | None = None
 
 
 class _Timeout(Exception):
@@ -176,6 +183,17 @@ def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) 
     return Row(variant, "yes", ptxas, sass, _compare(copies[0], copies[1]))
 
 
+def triton_sass(path: Path, target: str, num_warps: int) -> int | None:
+    """SASS instructions of Triton's PTX for the TTIR file ``path``, assembled for
+    ``target`` by the ``ptxas`` ltc's PTX meets; None where Triton, ptxas or cuobjdump
+    is missing or refuses."""
+    try:
+        ptx = triton_compile_file(path, int(target[3:]), num_warps).asm["ptx"]
+        return sass_counts(sass_text(assemble(ptx, target))).instructions
+    except Exception:  # noqa: BLE001 - the cell stays empty
+        return None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("substrings", nargs="*")
@@ -183,6 +201,7 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=30, help="seconds per run of the interpreter or the simulator")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--no-triton", action="store_true", help="skip the Triton SASS column")
     args = ap.parse_args()
     rows: list[Row] = []
     failed = False
@@ -197,11 +216,13 @@ def main() -> int:
         if args.limit:
             files = files[: args.limit]
         tally: Counter[str] = Counter()
-        print(f"| {setting} variant | lowered | ptxas | sass | check |\n|---|---|---|---:|---|")
+        print(f"| {setting} variant | lowered | ptxas | sass | triton sass | check |\n|---|---|---|---:|---:|---|")
         for f in files:
             row = measure(f"{setting}/{f.stem}", f.read_text(), target, warps, args.timeout)
+            if row.sass is not None and not args.no_triton:
+                row.sass_triton = triton_sass(f, target, warps)
             rows.append(row)
-            print(f"| {row.variant} | {row.lowered} | {row.ptxas} | {row.sass if row.sass is not None else ''} | {row.check} |",
+            print(f"| {row.variant} | {row.lowered} | {row.ptxas} | {_cell(row.sass)} | {_cell(row.sass_triton)} | {row.check} |",
                   flush=True)
             tally["variants"] += 1
             tally["lowered"] += row.lowered == "yes"
@@ -211,12 +232,23 @@ def main() -> int:
             failed |= row.check.startswith(("DIFF", "SIMULATOR"))
         print(f"\n{setting}: {tally['variants']} variants, {tally['lowered']} lowered to PTX, {tally['assembled']} "
               f"assembled by ptxas, {tally['compared']} compared with the interpreter, {tally['same']} the same")
+        both = [r for r in rows if r.variant.startswith(setting) and r.sass and r.sass_triton]
+        if both:
+            le = sum(r.sass <= r.sass_triton for r in both)  # type: ignore[operator]
+            mean = float(np.exp(np.mean([np.log(r.sass / r.sass_triton) for r in both])))  # type: ignore[operator]
+            print(f"SASS vs Triton's PTX (same ptxas), {len(both)} kernels: ltc <= Triton on {le}, geometric mean "
+                  f"ltc/Triton {mean:.3f}, total {sum(r.sass for r in both)} vs {sum(r.sass_triton for r in both)}"  # type: ignore[misc]
+                  "   [targets: <= on every non-matmul kernel, mean <= 0.95]")
         refusals = Counter(r.lowered.split(" is not supported")[0] for r in rows
                            if r.variant.startswith(setting) and r.lowered != "yes")
         print("first refusal per kernel: " + ", ".join(f"{k} ({v})" for k, v in refusals.most_common(12)))
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
     return 1 if failed else 0
+
+
+def _cell(n: int | None) -> str:
+    return "" if n is None else str(n)
 
 
 if __name__ == "__main__":

@@ -28,9 +28,12 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 import build_corpus  # noqa: E402
 import sass_stats  # noqa: E402
+
+from tests.triton_pipeline import triton_compile_file  # noqa: E402
 
 SETTINGS = ("cuda90-w4", "cuda90-w8", "cuda80-w4", "cuda80-w8")
 
@@ -44,15 +47,6 @@ class _Reasons(logging.Handler):
         self.lines.append(record.getMessage())
 
 
-def _compile(path: Path, cc: int, warps: int) -> Any:
-    import triton
-    from triton.backends.compiler import GPUTarget
-
-    with triton.knobs.compilation.scope():
-        triton.knobs.compilation.always_compile = True
-        return triton.compile(str(path), target=GPUTarget("cuda", cc, 32), options={"num_warps": warps})
-
-
 def _sass(compiled: Any) -> int:
     return sass_stats.sass_counts(sass_stats.sass_text(compiled.asm["cubin"])).instructions
 
@@ -62,7 +56,7 @@ def measure(path: Path, cc: int, warps: int, reasons: _Reasons) -> dict[str, Any
 
     row: dict[str, Any] = {"variant": f"{path.parent.name}/{path.stem}"}
     try:
-        base = _compile(path, cc, warps)
+        base = triton_compile_file(path, cc, warps)
     except Exception as e:  # noqa: BLE001 - Triton itself refuses: not ltc's row
         row["error"] = f"triton: {' '.join(str(e).split())[:160]}"
         return row
@@ -70,7 +64,7 @@ def measure(path: Path, cc: int, warps: int, reasons: _Reasons) -> dict[str, Any
     start = time.perf_counter()
     try:
         with ltc.triton.install("layouts", strict=False):
-            ours = _compile(path, cc, warps)
+            ours = triton_compile_file(path, cc, warps)
     except Exception as e:  # noqa: BLE001
         row["error"] = f"with ltc: {' '.join(str(e).split())[:160]}"
         return row

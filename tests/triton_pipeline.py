@@ -340,6 +340,18 @@ def triton_make_ttgir(
     return _cached("make_ttgir", use_cache, compute, **inputs)["text"]
 
 
+def triton_compile_file(path: str | os.PathLike[str], capability: int, num_warps: int) -> Any:
+    """``triton.compile`` of the TTIR file ``path`` for ``cuda:capability`` on the CPU
+    (``GPUTarget("cuda", capability, 32)``), never from Triton's cache: the compiled
+    kernel (its ``asm`` holds ``ttgir``, ``ptx``, ``cubin``). Triton's errors propagate."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    with triton.knobs.compilation.scope():
+        triton.knobs.compilation.always_compile = True
+        return triton.compile(str(path), target=GPUTarget("cuda", capability, THREADS_PER_WARP), options={"num_warps": num_warps})
+
+
 def triton_op_count(text: str) -> int:
     """How many operations Triton's parser builds from ``text`` (all but ``builtin.module``)."""
     with _scratch_file(text) as path:
