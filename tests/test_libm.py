@@ -145,3 +145,94 @@ def test_sin_cos_special_values(op: str) -> None:
         assert got[0] == 0 and not np.signbit(got[0]) and got[1] == 0 and np.signbit(got[1]) and got[5] == special[5]
     else:
         assert got[0] == got[1] == got[5] == 1
+
+
+def _extern_kernel(symbol: str, exponent: str | None) -> str:
+    """``y = symbol(x)`` (or ``symbol(x, n)``: ``exponent`` is ``"load"`` for n read from a
+    third pointer, else a constant) over ``N`` f32s."""
+    t = f"tensor<{N}xf32, #b>"
+    ti = f"tensor<{N}xi32, #b>"
+    args, types, extra = "%x", t, ""
+    if exponent == "load":
+        extra = (f"    %pn = tt.splat %n : !tt.ptr<i32> -> tensor<{N}x!tt.ptr<i32>, #b>\n"
+                 f"    %an = tt.addptr %pn, %r : tensor<{N}x!tt.ptr<i32>, #b>, {ti}\n"
+                 f"    %e = tt.load %an : tensor<{N}x!tt.ptr<i32>, #b>\n")
+    elif exponent is not None:
+        extra = f"    %e = arith.constant dense<{exponent}> : {ti}\n"
+    if exponent is not None:
+        args, types = "%x, %e", f"{t}, {ti}"
+    op = f'tt.extern_elementwise {args} {{libname = "", libpath = "", pure = true, symbol = "{symbol}"}} : ({types}) -> {t}'
+    text = _kernel("OP")
+    text = text.replace("%out: !tt.ptr<f32> {tt.divisibility = 16 : i32})",
+                        "%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: !tt.ptr<i32> {tt.divisibility = 16 : i32})")
+    return text.replace(f"    %y = OP %x : {t}\n", extra + f"    %y = {op}\n")
+
+
+def _run_extern(symbol: str, xs: np.ndarray, exponent: str | None = None, ns: np.ndarray | None = None) -> np.ndarray:
+    out = np.zeros(N, np.float32)
+    n = np.zeros(N, np.int32) if ns is None else ns.astype(np.int32)
+    simulate_ptx(compile_kernel(_extern_kernel(symbol, exponent), emit="ptx"), (1, 1, 1), [xs.astype(np.float32), out, n])
+    return out
+
+
+def _same_floats(got: np.ndarray, want: np.ndarray) -> bool:
+    """Equal bit for bit, any NaN equal to any NaN."""
+    nan = np.isnan(want)
+    return bool(np.array_equal(np.isnan(got), nan) and np.array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32)))
+
+
+def test_powi_is_the_correctly_rounded_power() -> None:
+    rng = np.random.default_rng(3)
+    xs = rng.uniform(-4, 4, N).astype(np.float32)
+    ns = rng.integers(-40, 41, N).astype(np.int32)
+    ns[:64] = rng.integers(-(1 << 19), 1 << 19, 64)  # large powers: inf and 0 where f32 ends
+    xs[:64] = (1 + rng.uniform(-1e-5, 1e-5, 64)).astype(np.float32)
+    got = _run_extern("__nv_powif", xs, "load", ns)
+    with np.errstate(all="ignore"):
+        want = np.power(xs.astype(np.float64), ns.astype(np.float64)).astype(np.float32)
+    assert _same_floats(got, want)
+
+
+def test_powi_special_values() -> None:
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -3.0, 1e-30], np.float32)
+    powers = np.array([0, 1, -1, 2, 3, -3, 7, -(1 << 31), (1 << 31) - 1, 1 << 30], np.int64)
+    xs = np.resize(np.repeat(specials, len(powers)), N).astype(np.float32)
+    ns = np.resize(np.tile(powers, len(specials)), N).astype(np.int32)
+    got = _run_extern("__nv_powif", xs, "load", ns)
+    with np.errstate(all="ignore"):
+        want = np.power(xs.astype(np.float64), ns.astype(np.float64)).astype(np.float32)
+    assert _same_floats(got, want)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, -2, 5, 13])
+def test_powi_of_a_constant_power(n: int) -> None:
+    xs = _inputs(11) * np.float32(2.0**-120)  # keep x^13 finite often enough
+    xs[: N // 2] = np.random.default_rng(n + 20).uniform(-3, 3, N // 2)
+    got = _run_extern("__nv_powif", xs, str(n))
+    with np.errstate(all="ignore"):
+        want = np.power(xs.astype(np.float64), float(n)).astype(np.float32)
+    assert _same_floats(got, want)
+
+
+def test_tanh_within_a_few_ulps() -> None:
+    rng = np.random.default_rng(5)
+    xs = np.concatenate([
+        rng.uniform(-0.5, 0.5, N // 4), rng.uniform(0.45, 0.55, N // 4) * rng.choice([-1, 1], N // 4),
+        rng.uniform(-12, 12, N // 4), rng.integers(0x00800000, 0x3F000000, N // 4, dtype=np.uint32).view(np.float32),
+    ]).astype(np.float32)  # fmt: skip
+    got = _run_extern("__nv_tanhf", xs)
+    want = np.tanh(xs.astype(np.float64))
+    assert _ulps(got, want).max() <= 3.0
+
+
+def test_tanh_special_values() -> None:
+    xs = np.resize(np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 100.0, -100.0, 1e-30], np.float32), N)
+    got = _run_extern("__nv_tanhf", xs)
+    want = np.tanh(xs.astype(np.float64)).astype(np.float32)
+    assert _same_floats(got, want)
+
+
+def test_an_unknown_libdevice_function_is_refused_by_name() -> None:
+    text = _extern_kernel("__nv_powf", None)
+    with pytest.raises(Exception, match=r"'tt.extern_elementwise' of '__nv_powf' is not supported"):
+        compile_kernel(text, emit="ptx")

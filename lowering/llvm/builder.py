@@ -142,6 +142,10 @@ class ThreadBuilder:
     def i32(self, value: int) -> SSAValue:
         return self.const(i32, value)
 
+    def int_constant(self, v: SSAValue) -> int | None:
+        """The value of ``v`` when it is an integer constant ``const`` made (signed), else None."""
+        return self._const_of.get(v)
+
     # -- special registers ---------------------------------------------------------------
     def sreg(self, name: str) -> SSAValue:
         """``%tid.x`` etc. as ``llvm.nvvm.read.ptx.sreg.<name>`` (read once per block)."""

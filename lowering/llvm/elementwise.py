@@ -8,7 +8,8 @@ back at the end. Precision is Triton 3.9's: f32 ``arith.divf`` is ``div.full.f32
 ``math.exp2`` are ``sqrt`` / ``rsqrt`` / ``ex2.approx.ftz.f32`` and ``tt.precise_sqrt``
 ``sqrt.rn.f32``; ``math.exp`` is ``ex2.approx`` with the change of base folded into a
 multiply; ``math.log``/``log2``/``erf``/``sin``/``cos``, which Triton takes from libdevice, are the accurate
-sequences of :mod:`.libm`. Float
+sequences of :mod:`.libm`, and so are the libdevice calls of ``tt.extern_elementwise``
+that ltc knows (``__nv_powif``, ``__nv_tanhf``; ``__nv_rsqrtf`` as ``math.rsqrt``). Float
 add, sub and mul carry LLVM's ``contract`` flag unless fusion is off
 (:class:`~ltc.lowering.llvm.builder.ThreadBuilder`'s ``fp_contract``).
 """
@@ -34,7 +35,7 @@ from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPER
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
-from ltc.lowering.llvm.libm import cos_f32, erf_f32, log2_f32, log_f32, sin_f32
+from ltc.lowering.llvm.libm import cos_f32, erf_f32, log2_f32, log_f32, powi_f32, sin_f32, tanh_f32
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, Scalar, map_registers, scalar_type
 
 __all__ = ["ELEMENTWISE_HANDLERS"]
@@ -274,7 +275,31 @@ def _constant(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[
     raise LoweringError(op, f"unsupported constant {value}")
 
 
+_EXTERN_F32: dict[str, Callable[[ThreadBuilder, list[SSAValue]], SSAValue]] = {
+    "__nv_powif": lambda b, a: powi_f32(b, a[0], a[1]),
+    "__nv_tanhf": lambda b, a: tanh_f32(b, a[0]),
+    "__nv_rsqrtf": lambda b, a: b.intrinsic("llvm.nvvm.rsqrt.approx.ftz.f", [a[0]], f32),
+}
+"""The libdevice functions ``tt.extern_elementwise`` may call, on f32 (:mod:`.libm`;
+``rsqrtf`` is the approximate instruction, as ``math.rsqrt``)."""
+
+
+def _extern_elementwise(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    symbol = op.properties["symbol"].data  # type: ignore[union-attr]
+    fn = _EXTERN_F32.get(symbol)
+    if fn is None:
+        raise LoweringError(op, f"'tt.extern_elementwise' of '{symbol}' is not supported")
+
+    def call(b: ThreadBuilder, op: Operation, a: list[SSAValue]) -> SSAValue:
+        if not isinstance(a[0].type, Float32Type):
+            raise LoweringError(op, f"'tt.extern_elementwise' of '{symbol}' on {a[0].type} is not supported")
+        return fn(b, a)
+
+    return map_registers(fl, op, args, call)
+
+
 ELEMENTWISE_HANDLERS: dict[str, Handler] = {
+    "tt.extern_elementwise": _extern_elementwise,
     "arith.constant": _constant,
     **{f"arith.{k}": _binary(v) for k, v in {
         "addi": "add", "subi": "sub", "muli": "mul", "divsi": "sdiv", "divui": "udiv",

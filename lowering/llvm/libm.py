@@ -29,6 +29,17 @@ with our own derivations, denormal inputs flushed to zero as Triton's libdevice 
   f32 numbers are multiples of 2^28) the reduction would need more of π than three
   doubles hold, and ``sin``/``cos.approx`` is used, as the hardware computes it; inf and
   NaN give NaN.
+* **powi** (libdevice's ``__nv_powif``: an f32 to an i32 power): square and multiply in
+  f64 over the 32 bits of |n| (as unsigned, so n = −2^31 too), 1 / x^|n| for negative
+  n, rounded once to f32. Each f64 product adds at most 2^-53 relative error and there
+  are fewer than 2 log2|n| + 1 of them, so below |n| = 2^20 the result is the correctly
+  rounded f32 but within 2^-13 ulp of a tie. x^0 = 1 (NaN, 0 and inf included); an
+  overflow or underflow of the f64 powers gives the f32 result's inf or 0 (the powers
+  of |x| are monotone, so no 0 · inf arises); the sign of a negative x survives odd n.
+* **tanh**, of a = |x|, the sign put back at the end (so tanh(−0) = −0): below 1/2,
+  a + a³ · P(a²) with the Taylor coefficients through a¹⁵ (truncation below 10^-8
+  relative); from 1/2, 1 − 2 / (e^{2a} + 1) with e^{2a} from ``ex2.approx`` (its 2^-22.5
+  error makes at most about 3 ulp here); e^{2a} = inf gives 1, NaN stays NaN.
 """
 
 from __future__ import annotations
@@ -42,7 +53,10 @@ from xdsl.ir import SSAValue
 
 from ltc.lowering.llvm.builder import ThreadBuilder
 
-__all__ = ["ERF_LARGE", "ERF_SMALL", "ERF_SPLIT", "ERF_ONE", "cos_f32", "erf_f32", "log2_f32", "log_f32", "sin_f32"]
+__all__ = [
+    "ERF_LARGE", "ERF_SMALL", "ERF_SPLIT", "ERF_ONE", "TANH_SMALL", "TANH_SPLIT",
+    "cos_f32", "erf_f32", "log2_f32", "log_f32", "powi_f32", "sin_f32", "tanh_f32",
+]  # fmt: skip
 
 
 def _f32(x: float) -> float:
@@ -207,3 +221,66 @@ def sin_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
 def cos_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
     """cos of an f32, about 1 ulp below 2^51 (see the module doc)."""
     return _sin_or_cos(b, x, 1, "llvm.nvvm.cos.approx.f")
+
+
+def powi_f32(b: ThreadBuilder, x: SSAValue, n: SSAValue) -> SSAValue:
+    """x^n for an f32 ``x`` and an i32 ``n`` (see the module doc)."""
+    known = b.int_constant(n)
+    if known is not None:
+        return _powi_known(b, x, known)
+    i32 = IntegerType(32)
+    negative = b.icmp("slt", n, b.i32(0))
+    magnitude = b.select(negative, b.binary("sub", b.i32(0), n), n)  # -2^31 stays: 2^31 unsigned
+    power = b.cast("fpext", x, f64)
+    result = b.const(f64, 1.0)
+    for k in range(32):
+        bit = b.binary("and", b.binary("lshr", magnitude, b.const(i32, k)), b.i32(1))
+        result = b.select(b.icmp("ne", bit, b.i32(0)), b.binary("fmul", result, power), result)
+        if k < 31:
+            power = b.binary("fmul", power, power)
+    result = b.select(negative, b.binary("fdiv", b.const(f64, 1.0), result), result)
+    return b.cast("fptrunc", result, f32)
+
+
+def _powi_known(b: ThreadBuilder, x: SSAValue, n: int) -> SSAValue:
+    """``powi_f32`` for a constant n: only the squares and products its bits ask; 0, 1
+    and 2 in f32 (x · x is correctly rounded either way)."""
+    if n == 0:
+        return b.const(f32, 1.0)
+    if n == 1:
+        return x
+    if n == 2:
+        return b.binary("fmul", x, x)
+    magnitude = abs(n)
+    power = b.cast("fpext", x, f64)
+    result = None
+    while True:
+        if magnitude & 1:
+            result = power if result is None else b.binary("fmul", result, power)
+        magnitude >>= 1
+        if not magnitude:
+            break
+        power = b.binary("fmul", power, power)
+    assert result is not None
+    if n < 0:
+        result = b.binary("fdiv", b.const(f64, 1.0), result)
+    return b.cast("fptrunc", result, f32)
+
+
+TANH_SPLIT = 0.5
+TANH_SMALL = tuple(
+    _f32(c) for c in (-1 / 3, 2 / 15, -17 / 315, 62 / 2835, -1382 / 155925, 21844 / 6081075, -929569 / 638512875)
+)
+"""tanh a = a + a³ (P₀ + P₁ a² + …): the Taylor coefficients through a¹⁵."""
+
+
+def tanh_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
+    """The hyperbolic tangent of an f32, about 3 ulp (see the module doc)."""
+    a = b.intrinsic("llvm.fabs.f32", [x], f32)
+    a2 = b.binary("fmul", a, a)
+    small = _fma(b, b.binary("fmul", a, a2), _horner(b, TANH_SMALL, a2), a)
+    e2a = b.intrinsic("llvm.nvvm.ex2.approx.ftz.f", [b.binary("fmul", a, b.const(f32, 2 / math.log(2)))], f32)
+    large = b.binary("fsub", b.const(f32, 1.0), b.binary("fdiv", b.const(f32, 2.0), b.binary("fadd", e2a, b.const(f32, 1.0))))
+    r = b.select(b.fcmp("olt", a, b.const(f32, TANH_SPLIT)), small, large)
+    sign = b.binary("and", b.to_bits(x), b.i32(-0x80000000))
+    return b.from_bits(b.binary("or", b.to_bits(r), sign), f32)
