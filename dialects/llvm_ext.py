@@ -20,6 +20,7 @@ from xdsl.dialects.llvm import GenericCastOp
 from xdsl.ir import Attribute, Dialect, TypedAttribute
 from xdsl.irdl import irdl_op_definition
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 
 from ltc.dialects.verifier import UnprefixedVerifyException
 
@@ -170,12 +171,33 @@ class FuncOp(llvm.FuncOp):
         )
 
 
+class ReturnOp(llvm.ReturnOp):
+    """xDSL's ``llvm.return`` (its definition inherited as is), with MLIR's check against
+    the enclosing ``llvm.func``: a value exactly when the function returns one, of its
+    result type."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        func = self.parent_op()
+        if not isinstance(func, llvm.FuncOp):
+            return
+        expected = func.function_type.output
+        if isinstance(expected, llvm.LLVMVoidType):
+            if self.arg is not None:
+                raise VerifyException("expected no operands")
+        elif self.arg is None:
+            raise VerifyException("expected 1 operand")
+        elif self.arg.type != expected:
+            raise VerifyException("mismatching result types")
+
+
 LLVM = Dialect(
     "llvm",
     [
-        *(op for op in llvm.LLVM.operations if op not in (llvm.GlobalOp, llvm.FuncOp)),
+        *(op for op in llvm.LLVM.operations if op not in (llvm.GlobalOp, llvm.FuncOp, llvm.ReturnOp)),
         GlobalOp,
         FuncOp,
+        ReturnOp,
         FPToSIOp,
         FPToUIOp,
         UIToFPOp,

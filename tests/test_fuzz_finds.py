@@ -1712,3 +1712,49 @@ _ACCEPTED_TMEM = [
 @pytest.mark.parametrize("text", _ACCEPTED_TMEM)
 def test_what_triton_39_accepts_beside_the_separator_tmem_and_scaled_k_rules(tmp_path: Path, text: str) -> None:
     _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# --- seed 2026 (100,000 mutants): the lowering and two verifier rules -----------------
+_SEED_2026_REFUSED = [
+    # an i32 histogram into 2-D bins (Triton's verifier takes it; the lowering refuses it)
+    ("module {\n"
+     "  tt.func @k(%p: !tt.ptr<i32>) {\n"
+     "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+     "    %h = tt.histogram %r : tensor<64xi32> -> tensor<64x1xi32>\n"
+     "    %q = tt.splat %p : !tt.ptr<i32> -> tensor<64x1x!tt.ptr<i32>>\n"
+     "    tt.store %q, %h : tensor<64x1x!tt.ptr<i32>>\n"
+     "    tt.return\n  }\n}\n",
+     ("--emit", "ptx"), (4, 10), "'tt.histogram' of other than a 1-D tensor into 1-D bins is not supported"),
+    ("llvm.func @f() -> i8 {\n  %0 = llvm.mlir.constant(1 : i32) : i32\n  llvm.return %0 : i32\n}\n",
+     (), (3, 3), "'llvm.return' op mismatching result types"),
+    ("llvm.func @f() -> i32 {\n  llvm.return\n}\n", (), (2, 3), "'llvm.return' op expected 1 operand"),
+    ("llvm.func @f() {\n  %0 = llvm.mlir.constant(1 : i32) : i32\n  llvm.return %0 : i32\n}\n",
+     (), (3, 3), "'llvm.return' op expected no operands"),
+    # a cluster barrier at module level, or in a noinline helper that is no kernel
+    ("module attributes {\"ttg.num-ctas\" = 2 : i32, \"ttg.num-warps\" = 4 : i32} {\n"
+     "  ttng.cluster_barrier\n  llvm.func @f() {\n    llvm.return\n  }\n}\n",
+     (), (2, 3), "'ttng.cluster_barrier' op must be inside a kernel function"),
+    ("module attributes {\"ttg.num-ctas\" = 2 : i32, \"ttg.num-warps\" = 4 : i32} {\n"
+     "  tt.func private @f() attributes {noinline = true} {\n    ttng.cluster_barrier\n    tt.return\n  }\n}\n",
+     (), (3, 5), "'ttng.cluster_barrier' op must be inside a kernel function"),
+]
+
+
+@pytest.mark.parametrize(("text", "flags", "where", "message"), _SEED_2026_REFUSED)
+def test_seed_2026_finds(tmp_path: Path, text: str, flags: tuple[str, ...], where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text, *flags)
+    assert (got, (line, col)) == (message, where)
+
+
+_ACCEPTED_2026 = [
+    # a cluster barrier in a kernel, and in a helper the inliner will move into one
+    "module attributes {\"ttg.num-ctas\" = 2 : i32, \"ttg.num-warps\" = 4 : i32} {\n"
+    "  tt.func @k() {\n    ttng.cluster_barrier\n    tt.return\n  }\n"
+    "  tt.func private @h() {\n    ttng.cluster_barrier\n    tt.return\n  }\n}\n",
+    "llvm.func @f() -> i32 {\n  %0 = llvm.mlir.constant(1 : i32) : i32\n  llvm.return %0 : i32\n}\n",
+]
+
+
+@pytest.mark.parametrize("text", _ACCEPTED_2026)
+def test_what_triton_39_accepts_beside_the_seed_2026_rules(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)

@@ -75,7 +75,7 @@ def _ptxas_ok(ptx: str) -> None:
 
 
 @pytest.mark.parametrize("src_layout", sorted(_SOURCES))
-@pytest.mark.parametrize(("t", "dtype"), [("f32", np.float32), ("f16", np.float16), ("i8", np.int8)])
+@pytest.mark.parametrize(("t", "dtype"), [("f32", np.float32), ("f16", np.float16), ("i8", np.int8), ("f8E5M2", np.uint8)])
 def test_gather_reads_every_index(src_layout: str, t: str, dtype: type) -> None:
     text = _GATHER.format(src=_SOURCES[src_layout], t=t)
     ptx = compile_kernel(text, emit="ptx")

@@ -23,7 +23,7 @@ from ltc.dialects.ttng.common import (
     print_types,
     verify_barrier_type,
 )
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, IntegerType, UnitAttr, i1, i32
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i1, i32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -133,9 +133,24 @@ class ClusterBarrierOp(TTNGOp):
         self.print_dict(printer)
 
     def verify_(self) -> None:
+        # Triton's rule: inside a function that is a kernel (public), or a tt.func the
+        # inliner will move into one (not noinline)
         _require_multi_cta(self)
-        if self.parent_op() is None:
+        func = self.parent_op()
+        while func is not None and func.name not in _FUNCTION_OPS:
+            func = func.parent_op()
+        if func is None:
             raise VerifyException("must be inside a kernel function")
+        visibility = func.properties.get("sym_visibility") or func.attributes.get("sym_visibility")
+        if not isinstance(visibility, StringAttr) or visibility.data == "public":
+            return
+        noinline = func.attributes.get("noinline") or func.properties.get("noinline")
+        if func.name == "tt.func" and not (isinstance(noinline, IntegerAttr) and noinline.value.data):
+            return
+        raise VerifyException("must be inside a kernel function")
+
+
+_FUNCTION_OPS = frozenset({"tt.func", "llvm.func", "func.func"})
 
 
 # ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from ltc.dialects.tt import element_bit_width
-from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 from ltc.lowering.llvm.scratch import element_address, load_shared, register_address, store_shared, tensor_scratch
 from ltc.lowering.llvm.thread_index import register_constants, row_major_offset, row_major_shifts, thread_part
 
@@ -42,7 +42,7 @@ def _gather(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lo
         raise LoweringError(op, "'tt.gather' of a shape that is not a power of two is not supported")
     if any(s != r for d, (s, r) in enumerate(zip(src_shape, res_shape)) if d != axis):
         raise LoweringError(op, "'tt.gather' with index dims other than the axis smaller than the source's is not supported")
-    elem = src_t.element_type
+    elem = scalar_type(src_t)  # (fp8 is carried as i8)
     bits = element_bit_width(src_t) or 32
     if max(8, bits) not in (8, 16, 32, 64):
         raise LoweringError(op, f"'tt.gather' of {bits}-bit elements is not supported")

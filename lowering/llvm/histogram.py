@@ -29,6 +29,8 @@ def _histogram(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list
     assert isinstance(res_t, TensorType)
     if not isinstance(src, ThreadTensor) or res_t.element_type != i32:
         raise LoweringError(op, "'tt.histogram' with results other than i32 is not supported")
+    if len(res_t.get_shape()) != 1 or len(op.operands[0].type.get_shape()) != 1:  # type: ignore[union-attr]
+        raise LoweringError(op, "'tt.histogram' of other than a 1-D tensor into 1-D bins is not supported")
     (bins,) = res_t.get_shape()
     if any(isinstance(r.type, IntegerType) and r.type.width.data != 32 for r in src.regs):
         raise LoweringError(op, "'tt.histogram' of values other than i32 is not supported")
