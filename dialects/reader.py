@@ -79,7 +79,7 @@ _LOC_ALIAS_USE = re.compile(r"loc\(#[\w.$-]+\)")  # ends where ``location_span_e
 _ALIAS_REF = r"#[a-zA-Z0-9$._-]+"
 _LOC_ALIAS_DEF = re.compile(
     rf"({_ALIAS_REF})[ \t]*=[ \t]*loc\((?:"
-    r'"([^"\\\n]*)"(?::([0-9]+):([0-9]+)|\((' + _ALIAS_REF + r')\))?'
+    r'"([^"\\\n\v\f]*)"(?::([0-9]+):([0-9]+)|\((' + _ALIAS_REF + r')\))?'  # (what the lexer takes unescaped)
     rf"|callsite\(({_ALIAS_REF}) at ({_ALIAS_REF})\)"
     r"|(unknown))\)"
 )

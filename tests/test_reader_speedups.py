@@ -440,6 +440,7 @@ class Test_location_alias_short_cut:
             '#loc1 = loc("x"(#blocked))',  # an alias that is no location
             '#loc1 = loc("f.py":3:4) junk',
             "#loc1 = loc(fused[#loc2])",  # a form the short cut leaves to the parser
+            '#loc1 = loc("a\x0bb":1:2)',  # a character the lexer refuses in a string
         ],
     )
     def test_same_outcome_as_xdsl(self, aliases: str) -> None:
