@@ -233,6 +233,52 @@ def test_tanh_special_values() -> None:
 
 
 def test_an_unknown_libdevice_function_is_refused_by_name() -> None:
-    text = _extern_kernel("__nv_powf", None)
-    with pytest.raises(Exception, match=r"'tt.extern_elementwise' of '__nv_powf' is not supported"):
+    text = _extern_kernel("__nv_cbrtf", None)
+    with pytest.raises(Exception, match=r"'tt.extern_elementwise' of '__nv_cbrtf' is not supported"):
         compile_kernel(text, emit="ptx")
+
+
+def test_pow_is_the_correctly_rounded_power() -> None:
+    rng = np.random.default_rng(9)
+    xs = np.concatenate([
+        rng.uniform(0, 4, N // 4), rng.uniform(-4, 0, N // 4),
+        rng.integers(0x00000001, 0x7F800000, N // 4, dtype=np.uint32).view(np.float32),
+        (1 + rng.uniform(-1e-4, 1e-4, N // 4)),
+    ]).astype(np.float32)  # fmt: skip
+    ys = np.concatenate([
+        rng.uniform(-8, 8, N // 4), np.round(rng.uniform(-9, 9, N // 4)),
+        rng.uniform(-2, 2, N // 4), rng.uniform(-3e4, 3e4, N // 4),
+    ]).astype(np.float32)  # fmt: skip
+    got = _run_pow(xs, ys)
+    with np.errstate(all="ignore"):
+        want = np.power(xs.astype(np.float64), ys.astype(np.float64))
+    finite = np.isfinite(want) & (np.abs(want) >= np.finfo(np.float32).tiny) & (np.abs(want) <= np.finfo(np.float32).max)
+    assert finite.sum() > N // 2
+    assert _ulps(got[finite], want[finite]).max() <= 0.5001
+    with np.errstate(over="ignore"):
+        assert _same_floats(got[~finite], want[~finite].astype(np.float32))
+
+
+def test_pow_special_values() -> None:
+    specials = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, np.inf, -np.inf, np.nan, 3.0], np.float32)
+    powers = np.array([0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5, -0.5, np.inf, -np.inf, np.nan, 2.0**25 + 2, 7.0], np.float32)
+    xs = np.resize(np.repeat(specials, len(powers)), N).astype(np.float32)
+    ys = np.resize(np.tile(powers, len(specials)), N).astype(np.float32)
+    got = _run_pow(xs, ys)
+    with np.errstate(all="ignore"):
+        want = np.power(xs.astype(np.float64), ys.astype(np.float64)).astype(np.float32)
+    assert _same_floats(got, want)
+
+
+def _run_pow(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    t = f"tensor<{N}xf32, #b>"
+    text = _extern_kernel("__nv_powf", None)
+    load_y = (f"    %py = tt.splat %n : !tt.ptr<f32> -> tensor<{N}x!tt.ptr<f32>, #b>\n"
+              f"    %ay = tt.addptr %py, %r : tensor<{N}x!tt.ptr<f32>, #b>, tensor<{N}xi32, #b>\n"
+              f"    %e = tt.load %ay : tensor<{N}x!tt.ptr<f32>, #b>\n")
+    text = text.replace("%n: !tt.ptr<i32>", "%n: !tt.ptr<f32>").replace(
+        "    %y = tt.extern_elementwise %x ", load_y + "    %y = tt.extern_elementwise %x, %e ").replace(
+        f"pure = true, symbol = \"__nv_powf\"}} : ({t}) ->", f"pure = true, symbol = \"__nv_powf\"}} : ({t}, {t}) ->")
+    out = np.zeros(N, np.float32)
+    simulate_ptx(compile_kernel(text, emit="ptx"), (1, 1, 1), [xs.astype(np.float32), out, ys.astype(np.float32)])
+    return out

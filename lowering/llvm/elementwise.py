@@ -9,7 +9,8 @@ back at the end. Precision is Triton 3.9's: f32 ``arith.divf`` is ``div.full.f32
 ``sqrt.rn.f32``; ``math.exp`` is ``ex2.approx`` with the change of base folded into a
 multiply; ``math.log``/``log2``/``erf``/``sin``/``cos``, which Triton takes from libdevice, are the accurate
 sequences of :mod:`.libm`, and so are the libdevice calls of ``tt.extern_elementwise``
-that ltc knows (``__nv_powif``, ``__nv_tanhf``; ``__nv_rsqrtf`` as ``math.rsqrt``). Float
+that ltc knows (``__nv_powf``, ``__nv_powif``, ``__nv_tanhf``; ``__nv_rsqrtf`` as
+``math.rsqrt``). Float
 add, sub and mul carry LLVM's ``contract`` flag unless fusion is off
 (:class:`~ltc.lowering.llvm.builder.ThreadBuilder`'s ``fp_contract``).
 """
@@ -35,7 +36,7 @@ from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPER
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
-from ltc.lowering.llvm.libm import cos_f32, erf_f32, log2_f32, log_f32, powi_f32, sin_f32, tanh_f32
+from ltc.lowering.llvm.libm import cos_f32, erf_f32, log2_f32, log_f32, pow_f32, powi_f32, sin_f32, tanh_f32
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, Scalar, map_registers, scalar_type
 
 __all__ = ["ELEMENTWISE_HANDLERS"]
@@ -276,6 +277,7 @@ def _constant(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[
 
 
 _EXTERN_F32: dict[str, Callable[[ThreadBuilder, list[SSAValue]], SSAValue]] = {
+    "__nv_powf": lambda b, a: pow_f32(b, a[0], a[1]),
     "__nv_powif": lambda b, a: powi_f32(b, a[0], a[1]),
     "__nv_tanhf": lambda b, a: tanh_f32(b, a[0]),
     "__nv_rsqrtf": lambda b, a: b.intrinsic("llvm.nvvm.rsqrt.approx.ftz.f", [a[0]], f32),

@@ -36,6 +36,15 @@ with our own derivations, denormal inputs flushed to zero as Triton's libdevice 
   rounded f32 but within 2^-13 ulp of a tie. x^0 = 1 (NaN, 0 and inf included); an
   overflow or underflow of the f64 powers gives the f32 result's inf or 0 (the powers
   of |x| are monotone, so no 0 · inf arises); the sign of a negative x survives odd n.
+* **pow** (libdevice's ``__nv_powf``): |x|^y = 2^(y · log2|x|) in f64, rounded once to
+  f32. log2 in f64 as log above (x = 2^e · m, m in [√½, √2), s = f / (2 + f), eight
+  terms of 2 atanh s: truncation below 10^-13); 2^t = 2^n · 2^r with n = t rounded to
+  an integer (t clamped to ±300, beyond the f32 range either way) and 2^r, |r| ≤ ½, by
+  its Taylor series through r¹³ (below 10^-15). The errors of t (a few f64 ulps of
+  |t| ≤ 300) leave the result within 10^-12 relative, so it is the correctly rounded f32
+  but within 10^-5 ulp of a tie. The special cases are C99's: x^0 = 1 and 1^y = 1 (NaN
+  included), NaN otherwise propagates; a negative x takes an integer y only (its sign
+  for odd y) and gives NaN for another; zeros, infinities and y = ±inf as C99 lists.
 * **tanh**, of a = |x|, the sign put back at the end (so tanh(−0) = −0): below 1/2,
   a + a³ · P(a²) with the Taylor coefficients through a¹⁵ (truncation below 10^-8
   relative); from 1/2, 1 − 2 / (e^{2a} + 1) with e^{2a} from ``ex2.approx`` (its 2^-22.5
@@ -55,7 +64,7 @@ from ltc.lowering.llvm.builder import ThreadBuilder
 
 __all__ = [
     "ERF_LARGE", "ERF_SMALL", "ERF_SPLIT", "ERF_ONE", "TANH_SMALL", "TANH_SPLIT",
-    "cos_f32", "erf_f32", "log2_f32", "log_f32", "powi_f32", "sin_f32", "tanh_f32",
+    "cos_f32", "erf_f32", "log2_f32", "log_f32", "pow_f32", "powi_f32", "sin_f32", "tanh_f32",
 ]  # fmt: skip
 
 
@@ -284,3 +293,72 @@ def tanh_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
     r = b.select(b.fcmp("olt", a, b.const(f32, TANH_SPLIT)), small, large)
     sign = b.binary("and", b.to_bits(x), b.i32(-0x80000000))
     return b.from_bits(b.binary("or", b.to_bits(r), sign), f32)
+
+
+_SQRT_HALF_BITS_F64 = 0x3FE6A09E667F3BCD
+_ATANH_TERMS_F64 = tuple(2 / (2 * k + 1) for k in range(1, 9))
+"""2/3, 2/5, …, 2/17: 2 atanh(s) = 2s + s·T, T = s² (2/3 + 2/5 s² + …), in f64."""
+_EXP2_TERMS_F64 = tuple(math.log(2) ** k / math.factorial(k) for k in range(14))
+"""2^r = Σ (r ln 2)^k / k!, k = 0 … 13 (|r| ≤ ½)."""
+_POW_CLAMP = 300.0
+
+
+def _log2_f64(b: ThreadBuilder, a: SSAValue) -> SSAValue:
+    """log2 of a positive normal f64 ``a`` (every positive finite f32 is one), about 10^-15."""
+    i64t = IntegerType(64)
+    ia = b.to_bits(a)
+    e = b.binary("ashr", b.binary("sub", ia, b.const(i64t, _SQRT_HALF_BITS_F64)), b.const(i64t, 52))
+    m = b.from_bits(b.binary("sub", ia, b.binary("shl", e, b.const(i64t, 52))), f64)
+    f = b.binary("fsub", m, b.const(f64, 1.0))
+    s = b.binary("fdiv", f, b.binary("fadd", f, b.const(f64, 2.0)))
+    s2 = b.binary("fmul", s, s)
+    p = b.const(f64, _ATANH_TERMS_F64[-1])
+    for c in reversed(_ATANH_TERMS_F64[:-1]):
+        p = b.intrinsic("llvm.fma.f64", [p, s2, b.const(f64, c)], f64)
+    t = b.binary("fmul", p, s2)
+    log1pf = b.binary("fsub", f, b.binary("fmul", s, b.binary("fsub", f, t)))  # f − s·(f − T)
+    return b.intrinsic("llvm.fma.f64", [log1pf, b.const(f64, 1 / math.log(2)), b.cast("sitofp", e, f64)], f64)
+
+
+def _exp2_f64(b: ThreadBuilder, t: SSAValue) -> SSAValue:
+    """2^t for an f64 ``t`` clamped to ±``_POW_CLAMP`` (about 10^-15 relative)."""
+    i64t = IntegerType(64)
+    t = b.intrinsic("llvm.maxnum.f64", [b.intrinsic("llvm.minnum.f64", [t, b.const(f64, _POW_CLAMP)], f64),
+                                        b.const(f64, -_POW_CLAMP)], f64)
+    big = b.const(f64, _ROUND_F64)
+    n = b.binary("fsub", b.binary("fadd", t, big), big)  # t rounded to an integer
+    r = b.binary("fsub", t, n)
+    p = b.const(f64, _EXP2_TERMS_F64[-1])
+    for c in reversed(_EXP2_TERMS_F64[:-1]):
+        p = b.intrinsic("llvm.fma.f64", [p, r, b.const(f64, c)], f64)
+    biased = b.binary("add", b.cast("fptosi", n, i64t), b.const(i64t, 1023))
+    return b.binary("fmul", p, b.from_bits(b.binary("shl", biased, b.const(i64t, 52)), f64))
+
+
+def pow_f32(b: ThreadBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+    """x^y for f32 ``x`` and ``y``, correctly rounded but near ties (see the module doc)."""
+    zero, one = b.const(f32, 0.0), b.const(f32, 1.0)
+    inf = b.const(f32, math.inf)
+    ax = b.intrinsic("llvm.fabs.f32", [x], f32)
+    ay = b.intrinsic("llvm.fabs.f32", [y], f32)
+    t = b.binary("fmul", b.cast("fpext", y, f64), _log2_f64(b, b.cast("fpext", ax, f64)))
+    r = b.cast("fptrunc", _exp2_f64(b, t), f32)
+    # y an integer (finite), odd when below 2^24 with its low bit set
+    y_int = b.binary("and", b.fcmp("oeq", b.intrinsic("llvm.floor.f32", [y], f32), y), b.fcmp("olt", ay, inf))
+    small = b.fcmp("olt", ay, b.const(f32, 2.0**24))
+    low_bit = b.binary("and", b.cast("fptosi", b.select(small, y, zero), IntegerType(32)), b.i32(1))
+    odd = b.binary("and", b.binary("and", y_int, small), b.icmp("ne", low_bit, b.i32(0)))
+    negative_x = b.fcmp("olt", x, zero)
+    r = b.select(negative_x, b.select(y_int, b.select(odd, b.fneg(r), r), b.const(f32, math.nan)), r)
+    y_negative = b.fcmp("olt", y, zero)
+    flip = b.binary("and", odd, b.icmp("slt", b.to_bits(x), b.i32(0)))  # sign of a zero or inf x survives odd y
+    at_zero = b.select(y_negative, inf, zero)
+    r = b.select(b.fcmp("oeq", ax, zero), b.select(flip, b.fneg(at_zero), at_zero), r)
+    at_inf = b.select(y_negative, zero, inf)
+    r = b.select(b.fcmp("oeq", ax, inf), b.select(flip, b.fneg(at_inf), at_inf), r)
+    below_one = b.fcmp("olt", ax, one)
+    toward = b.select(b.binary("xor", below_one, y_negative), zero, inf)
+    r = b.select(b.fcmp("oeq", ay, inf), b.select(b.fcmp("oeq", ax, one), one, toward), r)
+    r = b.select(b.fcmp("uno", x, y), b.const(f32, math.nan), r)
+    r = b.select(b.fcmp("oeq", y, zero), one, r)
+    return b.select(b.fcmp("oeq", x, one), one, r)
