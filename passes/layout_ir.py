@@ -166,7 +166,7 @@ _FLOAT_DTYPES = {Float16Type: "<f2", Float32Type: "<f4", Float64Type: "<f8"}
 def _same_bytes(attr: DenseIntOrFPElementsAttr, t: Attribute) -> bool:
     """Whether ``from_list(t, attr.get_values())`` would pack ``attr``'s own bytes again:
     only the layout differs (same shape and element type), every element is stored,
-    and unpacking and packing is exact for the element type (whole-byte integers;
+    and unpacking and packing is exact for the element type (whole-byte integers and i1;
     floats holding no NaN, whose payload a round trip through a Python float may
     change)."""
     old = attr.type
@@ -176,7 +176,7 @@ def _same_bytes(attr: DenseIntOrFPElementsAttr, t: Attribute) -> bool:
     if old.element_type != el or old.get_shape() != t.get_shape() or len(attr) != math.prod(t.get_shape()):
         return False
     if isinstance(el, IntegerType):
-        return el.bitwidth in (8, 16, 32, 64)
+        return el.bitwidth in (1, 8, 16, 32, 64)  # (an i1 is a byte, 0 or 0xFF)
     dtype = _FLOAT_DTYPES.get(type(el))
     if dtype is None:
         return False

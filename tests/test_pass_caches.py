@@ -10,7 +10,7 @@ import struct
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i32
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i1, i32
 
 import ltc.tools.pipeline as P
 from ltc.encodings.blocked import BlockedEncoding
@@ -49,7 +49,7 @@ def _blocked(t: TensorType) -> TensorType:
 
 @pytest.mark.parametrize(
     "values, element",
-    [([1.5] * 128, f32), ([0.0, -0.0] * 64, f32), (list(range(-64, 64)), i32)],
+    [([1.5] * 128, f32), ([0.0, -0.0] * 64, f32), (list(range(-64, 64)), i32), ([1, 0, 0, 1] * 32, i1)],
 )
 def test_retyped_dense_is_from_list(values: list, element: object) -> None:
     t = TensorType(element, [128])  # type: ignore[arg-type]
