@@ -15,7 +15,8 @@ What is timed (the fastest of N runs; the minimum is robust to a busy machine):
    verify, print), and ms for Triton's parse + print of the same file.
 
 Triton's columns read ``n/a`` where Triton is not installed. Run from the repository
-root: ``python benchmarks/bench_parse.py [--quick] [--ops N]``.
+root: ``python benchmarks/bench_parse.py [--quick] [--ops N] [--corpus DIR]`` (``--corpus``
+also times ``parse_module_text`` over every ``*.ttgir`` of DIR: real Triton output).
 """
 
 from __future__ import annotations
@@ -199,12 +200,27 @@ def markdown(n: int, rates: list[RateRow], files: list[FileRow]) -> str:
     return "\n".join(lines)
 
 
+def corpus_rate(folder: str, repeat: int) -> tuple[int, int, float]:
+    """(files, ops, best seconds) of ``parse_module_text`` over every ``*.ttgir`` of
+    ``folder`` (Triton's real output: location aliases, few repeated lines)."""
+    paths = sorted(glob.glob(os.path.join(folder, "*.ttgir")))
+    texts = [(p, open(p).read()) for p in paths]
+    ctx = triton_context()
+    ops = sum(count_ops(parse_module_text(ctx, t, p).module) for p, t in texts)
+    return len(texts), ops, best_s(lambda: [parse_module_text(ctx, t, p) for p, t in texts], repeat=repeat)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     ap.add_argument("--ops", type=int, default=10_000, help="ops in the generated module (default 10000)")
+    ap.add_argument("--corpus", metavar="DIR", help="also parse every *.ttgir of DIR (e.g. the layout corpus, "
+                    "benchmarks/.cache/corpus/cuda90-w4) and print ops/s")
     args = ap.parse_args(argv)
     repeat_module, repeat_file = (2, 3) if args.quick else (5, 15)
+    if args.corpus:
+        n_files, n_ops, seconds = corpus_rate(args.corpus, 1 if args.quick else 3)
+        print(f"corpus {args.corpus}: {n_files} TTGIR files, {n_ops} ops, parse {n_ops / seconds:,.0f} ops/s\n")
     triton = load_triton()
     try:
         n, rates = module_rows(args.ops, repeat_module, triton)
