@@ -1758,3 +1758,22 @@ _ACCEPTED_2026 = [
 @pytest.mark.parametrize("text", _ACCEPTED_2026)
 def test_what_triton_39_accepts_beside_the_seed_2026_rules(tmp_path: Path, text: str) -> None:
     _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# --- seed 2027 (100,000 mutants): two ODS rules -----------------------------------------
+_SEED_2027_REFUSED = [
+    ("tt.func @f(%p: !tt.ptr<f32>, %n: i32 {t, t.divisibility = 16 : i32}) {\n  tt.return\n}\n",
+     (1, 1), "'tt.func' op arguments may only have dialect attributes"),
+    ("tt.func private @f() -> (i32 {nodialect})\n", (1, 1), "'tt.func' op results may only have dialect attributes"),
+    ("#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>\n"
+     "tt.func @f(%d: !tt.tensordesc<8x8xindex, #s>, %v: tensor<8x8xindex>, %i: i32) {\n"
+     "  tt.descriptor_store %d[%i, %i], %v : !tt.tensordesc<8x8xindex, #s>, tensor<8x8xindex>\n  tt.return\n}\n",
+     (3, 3), "'tt.descriptor_store' op operand #1 must be ranked tensor of floating-point or integer or ptr values, "
+     "but got 'tensor<8x8xindex>'"),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "message"), _SEED_2027_REFUSED)
+def test_seed_2027_finds(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (got, (line, col)) == (message, where)

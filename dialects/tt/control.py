@@ -183,6 +183,10 @@ class FuncOp(IRDLOperation):
             raise VerifyException("'tt.func' op symbol declaration cannot have public visibility")
         if self.arg_attrs is not None and len(self.arg_attrs) != len(self.function_type.inputs):
             raise VerifyException("'tt.func' op expects one argument attribute dictionary per argument")
+        # MLIR's function interface: argument and result attributes belong to a dialect
+        for what, dicts in (("arguments", self.arg_attrs), ("results", self.res_attrs)):
+            if dicts is not None and any("." not in name for d in dicts for name in d.data):
+                raise VerifyException(f"'tt.func' op {what} may only have dialect attributes")
         if not self.body.blocks:
             return
         entry = self.body.blocks.first

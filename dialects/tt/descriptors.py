@@ -213,6 +213,7 @@ class DescriptorStoreOp(IRDLOperation):
     assembly_format = "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
 
     def verify_(self) -> None:
+        check_ods_type(self, "operand", 1, self.src.type, is_tt_tensor(self.src.type), TT_TENSOR)
         _check_descriptor_block(self, self.desc.type, self.src.type, "source")
 
 
@@ -232,6 +233,7 @@ class DescriptorReduceOp(IRDLOperation):
     assembly_format = "$kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
 
     def verify_(self) -> None:
+        check_ods_type(self, "operand", 1, self.src.type, is_tt_tensor(self.src.type), TT_TENSOR)
         _check_descriptor_block(self, self.desc.type, self.src.type, "source")
 
 
