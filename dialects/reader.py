@@ -336,6 +336,12 @@ class TritonParser(Parser):
             return CallSiteLoc(callee_loc, caller_loc)
         return None
 
+    def _alias_location(self, text: str) -> LocationAttr | None:
+        """The location ``loc(#alias)`` (``text``) names, or None where the alias is
+        not a location read before."""
+        loc = self.attribute_aliases.get(text[4:-1])
+        return loc if isinstance(loc, LocationAttr) else None
+
     # ------------------------------------------------------------------ memoisation
     def _consumed_exactly(self, end: int) -> bool:
         """Whether the last parse stopped at ``end`` (the next token follows it)."""
@@ -445,8 +451,8 @@ class TritonParser(Parser):
             start = token.span.start
             m = _LOC_ALIAS_USE.match(self._text, start)  # the common ``loc(#loc12)``
             if m is not None:
-                loc = self.attribute_aliases.get(self._text[start + 4 : m.end() - 1])
-                if isinstance(loc, LocationAttr):  # (else xDSL's parse reports it)
+                loc = self._alias_location(self._text[start : m.end()])
+                if loc is not None:  # (else xDSL's parse reports it)
                     state.lexer.pos = m.end()
                     state.current_token = state.lexer.lex()
                     return loc
@@ -575,9 +581,9 @@ class TritonParser(Parser):
         result bound and the parser moved past the line; None where the ordinary parse
         must read it (a name bound before, an alias not read yet, ...)."""
         location = None
-        if line.location is not None:  # ``loc(#alias)``
-            location = self.attribute_aliases.get(line.location[4:-1])
-            if not isinstance(location, LocationAttr):
+        if line.location is not None:
+            location = self._alias_location(line.location)
+            if location is None:
                 return None
         name = line.result
         if name is not None and (name in self.ssa_values or name in self.forward_ssa_references):
