@@ -1777,3 +1777,68 @@ _SEED_2027_REFUSED = [
 def test_seed_2027_finds(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
     line, col, got = _refused(tmp_path, text)
     assert (got, (line, col)) == (message, where)
+
+
+# --- seed 2029 (100,000 mutants): three verifier rules ----------------------------------
+def _gen5(m: int, k: int, n: int) -> str:
+    """One tc_gen5_mma with ``a`` and ``d`` in blockM = 64 tensor memory."""
+    a = f"!ttg.memdesc<{m}x{k}xbf16, #tmem, #ttng.tensor_memory>"
+    b = f"!ttg.memdesc<{k}x{n}xbf16, #shared, #smem>"
+    d = f"!ttg.memdesc<{m}x{n}xf32, #tmem, #ttng.tensor_memory, mutable>"
+    return ("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>\n"
+            "#tmem = #ttng.tensor_memory_encoding<blockM = 64, blockN = 128, colStride = 1>\n"
+            "#smem = #ttg.shared_memory\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", '
+            '"ttg.threads-per-warp" = 32 : i32} {\n'
+            f"  tt.func @k(%a: {a}, %b: {b}, %d: {d}, %p: i1) {{\n"
+            f"    ttng.tc_gen5_mma %a, %b, %d, %p, %p : {a}, {b}, {d}\n"
+            "    tt.return\n  }\n}\n")
+
+
+_CAT = ('#b = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>\n'
+        '#b2 = #ttg.blocked<{{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}}>\n'
+        'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}} {{\n'
+        "  tt.func @k(%x: tensor<128xf32{0}>) {{\n"
+        "    %c = tt.cat %x, %x : tensor<128xf32{0}> -> tensor<256xf32{1}>\n"
+        "    tt.return\n  }}\n}}\n")
+_FP4 = ('#b = #ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}}>\n'
+        '#b2 = #ttg.blocked<{{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}}>\n'
+        'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}} {{\n'
+        "  tt.func @k(%c: tensor<64x32xi8, #b>) {{\n"
+        "    %u = ttg.fp4_to_fp %c {{axis = 1 : {0}}} : tensor<64x32xi8, #b> -> tensor<64x64xbf16, #b2>\n"
+        "    tt.return\n  }}\n}}\n")
+_SEED_2029_REFUSED = [
+    # tt.cat: encodings on all of operands and result or on none
+    (_CAT.format("", ", #b2"), (5, 10),
+     "'tt.cat' op requires that either (a) operands and result all have encodings, or (b) none do."),
+    (_CAT.format(", #b", ""), (5, 10),
+     "'tt.cat' op requires that either (a) operands and result all have encodings, or (b) none do."),
+    # ODS: the axis of ttg.fp4_to_fp is an I32Attr
+    (_FP4.format("i8"), (5, 10),
+     "'ttg.fp4_to_fp' op attribute 'axis' failed to satisfy constraint: 32-bit signless integer attribute"),
+    # the MMAv5 interface: blockM = 64 buffers of several blocks for both a and d
+    (_gen5(64, 256, 256), (6, 5), "'ttng.tc_gen5_mma' op does not support blockM=64 with interleaved blocks in TMEM layout"),
+    (_gen5(128, 128, 128), (6, 5), "'ttng.tc_gen5_mma' op does not support blockM=64 with interleaved blocks in TMEM layout"),
+    (_gen5(128, 64, 64), (6, 5), "'ttng.tc_gen5_mma' op does not support blockM=64 with interleaved blocks in TMEM layout"),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "message"), _SEED_2029_REFUSED)
+def test_seed_2029_finds(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (got, (line, col)) == (message, where)
+
+
+_ACCEPTED_2029 = [
+    _CAT.format(", #b", ", #b2"),
+    _FP4.format("i32"),
+    _gen5(64, 128, 256),  # only d has several blocks
+    _gen5(64, 256, 128),  # only a
+    _gen5(64, 128, 128),  # one block each
+    _gen5(64, 512, 64),
+]
+
+
+@pytest.mark.parametrize("text", _ACCEPTED_2029)
+def test_what_triton_39_accepts_beside_the_seed_2029_rules(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)

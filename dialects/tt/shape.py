@@ -359,6 +359,10 @@ class CatOp(_BinaryShapeOp):
             raise VerifyException("'tt.cat' op result rank must equal the operand rank")
         if res.element_count() != 2 * src.element_count():
             raise VerifyException("'tt.cat' op result must have twice as many elements as each operand")
+        if (encoding_of(src) is None) != (encoding_of(res) is None):
+            raise VerifyException(
+                "'tt.cat' op requires that either (a) operands and result all have encodings, or (b) none do."
+            )
         need = _distinct_registers(res)
         parts = [_distinct_registers(src), _distinct_registers(require_tensor(self, self.rhs.type, "operand"))]
         give = None if None in parts else sum(parts)  # type: ignore[arg-type]

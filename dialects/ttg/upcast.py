@@ -25,6 +25,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ltc.dialects.ods_checks import check_i32_attr
 from ltc.dialects.tt.types import type_text
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.encodings.blocked import BlockedEncoding
@@ -53,6 +54,7 @@ class Fp4ToFpOp(IRDLOperation):
         super().__init__(operands=[src], result_types=[result_type], properties={"axis": IntegerAttr(axis, i32)})
 
     def verify_(self) -> None:
+        check_i32_attr(self, "axis")  # ODS checks the attribute before the operand types
         src, res = self.src.type, self.result.type
         if not isinstance(src, TensorType) or src.element_type != IntegerType(8):
             raise VerifyException(

@@ -205,9 +205,11 @@ class _MMAv5Op(TTNGOp):
         return a_m, a_k, b_k, b_n
 
     def verify_common(self) -> tuple[MemDescType, MemDescType, MemDescType]:
-        """The dot interface, tcgen05 support and the barrier rules; the types of ``a``,
-        ``b`` and ``d``."""
+        """The dot interface, the MMAv5 interface, tcgen05 support and the barrier rules;
+        the types of ``a``, ``b`` and ``d``."""
         _verify_dot_interface(self)
+        if _tmem_blocks_interleaved(self.a.type) and _tmem_blocks_interleaved(self.d.type):
+            raise VerifyException("does not support blockM=64 with interleaved blocks in TMEM layout")
         require_tcgen05(self)
         if len(self.barriers) != len(self.barrier_preds):
             raise VerifyException("expected one predicate per barrier")
@@ -219,6 +221,23 @@ class _MMAv5Op(TTNGOp):
         a, b, d = self.a.type, self.b.type, self.d.type
         assert isinstance(a, MemDescType) and isinstance(b, MemDescType) and isinstance(d, MemDescType)
         return a, b, d
+
+
+def _tmem_blocks_interleaved(t: Attribute) -> bool:
+    """Whether a tensor-memory buffer interleaves its blocks: with ``blockM = 64`` one
+    block fills 64 of the 128 TMEM lanes (16 of each warp's 32), and a tile (the last two
+    dims, per CTA) of more than one ``64 x blockN`` block packs a second block into the
+    other lanes, so the allocation takes 128 rows instead of 64."""
+    if not isinstance(t, MemDescType) or not isinstance(t.encoding, TensorMemoryEncodingAttr):
+        return False
+    enc = t.encoding
+    if enc.blockM.data != 64 or len(t.get_shape()) < 2:
+        return False
+    rows, cols = t.get_shape()[-2:]
+    for basis in enc.CGALayout.data:  # each CTA bit that moves along a dim halves its share
+        r, c = (v.data for v in basis.data)
+        rows, cols = (rows // 2 if r else rows), (cols // 2 if c else cols)
+    return -(-rows // 64) * -(-cols // enc.blockN.data) > 1
 
 
 @irdl_op_definition
