@@ -911,9 +911,12 @@ SHARED_FRESH = snippet("shared_fresh", kernel("""
 
 
 def test_shared_memory_is_fresh_per_cta():
+    """Each CTA reads the never-written pattern, not the previous CTA's values."""
+    from ltc.lowering.ptxsim.machine import SHARED_POISON
+
     out = np.full(3 * 32, 7, np.uint32)
     simulate_ptx(SHARED_FRESH, 3, [out, np.zeros(1, np.uint32)])
-    assert not out.any()
+    assert (out == SHARED_POISON * 0x01010101).all()
 
 
 BAD_ACCESSES = {

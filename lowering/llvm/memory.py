@@ -7,7 +7,7 @@ is ``vec = min(c, alignment(ptr), 128 / bits)`` with the axis-info alignment of 
 pointers along o0, and no more than the mask's constancy along o0. A vector of vec
 elements moves as words of ``min(vec·bits, max(32, bits))`` bits — e.g. 8 × f16 is
 ``ld.global.v4.b32`` — through inline PTX with the mask as a ``@p`` guard and the
-``other`` values moved in first.
+``other`` values (0 without ``other``, as Triton's code) moved in first.
 
 ltc's rule, taken where it is wider (paper Table 2's ``[rows, k]`` copies): a run of
 registers g..g+v-1 (g a multiple of v) may cross dims — rows of a contiguous tile — when
@@ -267,12 +267,17 @@ def _load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowe
         text = []
         operands: list[SSAValue] = [ptr_regs[g]]
         constraints = [f"={REGISTER_CONSTRAINT[word_bits]}"] * nwords + ["l"]
+        mov = f"mov.b{16 if word_bits == 8 else word_bits}"
         if others[g] is not None and masks[g] is not None:
             other_words = _words_of(b, [o for o in others[g : g + vec]], word_bits)  # type: ignore[misc]
             for k, w in enumerate(other_words):
-                text.append(f"mov.b{16 if word_bits == 8 else word_bits} ${k}, ${nwords + 1 + k};")
+                text.append(f"{mov} ${k}, ${nwords + 1 + k};")
                 operands.append(w)
                 constraints.append(REGISTER_CONSTRAINT[word_bits])
+        elif masks[g] is not None:
+            # No ``other``: masked-off elements are 0, as in Triton's code (its language
+            # leaves them undefined, but kernels sum them and get 0 there)
+            text.extend(f"{mov} ${k}, 0;" for k in range(nwords))
         guard = ""
         if masks[g] is not None:
             guard = f"@${nwords + len(operands)} "

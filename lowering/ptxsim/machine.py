@@ -69,6 +69,29 @@ class _Op:
         self.ins = ins
 
 
+REGISTER_POISON = {8: 0x7F, 16: 0x7BFF, 32: 0x7F7FA5A5, 64: 0x7FEFA5A5A5A5A5A5}
+"""What a register holds before its first write, per width: on a GPU its old contents,
+here a value no kernel computes by chance (as a float the largest finite magnitude, so
+a sum that reads it is visibly wrong), XORed with the thread index so threads differ.
+A read before any write (a masked-off load with nothing moved in first, say) then
+shows in the results as it would on the hardware, instead of reading a friendly 0."""
+SHARED_POISON = 0x7F
+"""Every byte of shared memory before its first write (f32 ``0x7F7F7F7F``: about 3.4e38)."""
+
+
+def poisoned_register(kind: str, bits: int, threads: int) -> np.ndarray:
+    """One register slot for ``threads`` threads, before its first write: predicates
+    false, other kinds :data:`REGISTER_POISON` XOR the thread index."""
+    if kind == "pred":
+        return np.zeros(threads, bool)
+    low = np.arange(threads, dtype=np.uint64) & np.uint64(_POISON_THREAD_BITS[bits])
+    return (np.uint64(REGISTER_POISON[bits]) ^ low).astype(UINT_DTYPE[bits])
+
+
+_POISON_THREAD_BITS = {8: 0, 16: 0xFF, 32: 0xFFFF, 64: 0xFFFF}
+"""The mantissa bits the thread index may change (the exponent stays the largest)."""
+
+
 class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps, ControlOps):
     """One launch: decoded code, memory, counters; runs CTAs one at a time.
 
@@ -313,9 +336,9 @@ class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps,
     def _run_cta(self, ctaid: tuple[int, int, int]) -> None:
         c = Cta()
         c.ctaid = ctaid
-        c.regs = [np.zeros(self.tp, bool if t.kind == "pred" else UINT_DTYPE[t.bits]) for t in self.slot_types]
+        c.regs = [poisoned_register(t.kind, t.bits, self.tp) for t in self.slot_types]
         c.special = self._special_values(ctaid)
-        c.smem = np.zeros((self.shared_size - SHARED_BASE + 15) // 16 * 16 + 16, np.uint8)
+        c.smem = np.full((self.shared_size - SHARED_BASE + 15) // 16 * 16 + 16, SHARED_POISON, np.uint8)
         c.alive = self.exists.copy()
         c.full = bool(c.alive.all())
         c.alive_warps = self.warps
