@@ -154,6 +154,8 @@ def run_kernel(
     it = _interpreter(module, full)
     memory = it.memory
     bound = _bind(kernel.function_type.inputs.data, args, memory, it)
+    # memory buffers in the order _bind added them: the array arguments, in order
+    argument_of = dict(enumerate(i for i, a in enumerate(args) if isinstance(a, np.ndarray)))
     with np.errstate(all="ignore"):  # integer wraparound and inf / NaN are the IR's semantics
         for z in range(full[2]):
             for y in range(full[1]):
@@ -168,6 +170,8 @@ def run_kernel(
         stored=memory.stored,
         atomics=memory.atomics,
         masked_off=memory.masked_off,
+        racy={argument_of[k]: cells for k, cells in memory.racy_elements().items() if k in argument_of},
+        poison=MappingProxyType(dict(it.poison)),
     )
 
 

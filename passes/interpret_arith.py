@@ -232,6 +232,11 @@ def _to_float(is_unsigned: bool) -> Handler:
 def _to_int(is_unsigned: bool) -> Handler:
     def handler(it: Interpreter, op: Operation, args: list[Value]) -> list[Value]:
         x = np.trunc(np.asarray(args[0], dtype=np.float64))
+        width = _res(it, op).width
+        low, high = (0.0, 2.0**width) if is_unsigned else (-(2.0 ** (width - 1)), 2.0 ** (width - 1))
+        outside = int(np.count_nonzero(~((x >= low) & (x < high))))  # NaN too
+        if outside:
+            it.poison[op.name] += outside
         x = np.where(np.isfinite(x), x, 0.0)
         if is_unsigned:
             big = np.clip(x, 0, 2.0**64 - 2048).astype(np.uint64).view(np.int64)

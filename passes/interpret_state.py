@@ -66,7 +66,17 @@ class InterpretError(Exception):
 @dataclass(frozen=True)
 class InterpretStats:
     """What one ``run_kernel`` did: programs run, ops executed (in total and by name),
-    elements loaded / stored / atomically updated, and masked-off lanes skipped."""
+    elements loaded / stored / atomically updated, and masked-off lanes skipped.
+
+    ``racy``: per argument index, the elements of its array whose final value depends on
+    the order of a store's lanes (two active lanes of one ``tt.store`` wrote different
+    values to them, and no later store overwrote them): on a GPU their value is a race's
+    outcome, and any implementation may leave either.
+
+    ``poison``: per op name, how many elements it computed that LLVM's semantics call
+    poison (``arith.fptosi`` / ``fptoui`` of NaN, an infinity or a value out of the
+    result's range). The interpreter gives them a value, but Triton's code (through LLVM)
+    may give anything, and so may whatever depends on them."""
 
     programs: int
     ops: int
@@ -75,6 +85,8 @@ class InterpretStats:
     stored: int
     atomics: int
     masked_off: int
+    racy: Mapping[int, np.ndarray] = field(default_factory=dict)
+    poison: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,7 @@ class Memory:
     def __init__(self) -> None:
         self._buffers: list[np.ndarray] = []
         self._names: list[str] = []
+        self._racy: dict[int, np.ndarray] = {}  # buffer -> bool per byte (see racy_elements)
         self.loaded = 0
         self.stored = 0
         self.atomics = 0
@@ -205,7 +218,32 @@ class Memory:
         for kk in np.unique(k):
             sel = k == kk
             self._typed(int(kk), info.mem_dtype)[idx[sel]] = bits[sel]
+            self._track_races(int(kk), idx[sel], bits[sel], info.itemsize)
         self.stored += len(flat)
+
+    def _track_races(self, k: int, cells: np.ndarray, bits: np.ndarray, itemsize: int) -> None:
+        """Mark the cells that lanes of one store wrote with different values as racy and
+        the others it wrote as defined again."""
+        order = np.argsort(cells, kind="stable")
+        c, b = cells[order], bits[order]
+        same_cell = c[1:] == c[:-1]
+        clash = same_cell & (b[1:] != b[:-1])
+        if not clash.any() and k not in self._racy:
+            return
+        mask = self._racy.setdefault(k, np.zeros(self._buffers[k].nbytes, dtype=bool))
+        racy_cells = np.unique(c[1:][clash])
+        byte = np.arange(itemsize)
+        mask[(np.unique(c)[:, None] * itemsize + byte).ravel()] = False
+        mask[(racy_cells[:, None] * itemsize + byte).ravel()] = True
+
+    def racy_elements(self) -> dict[int, np.ndarray]:
+        """Per buffer (in the order added), the element indices left racy, where any."""
+        out = {}
+        for k, mask in self._racy.items():
+            per_element = mask.reshape(-1, self._buffers[k].itemsize).any(axis=1)
+            if per_element.any():
+                out[k] = np.flatnonzero(per_element)
+        return out
 
     def atomic(
         self,
@@ -246,6 +284,8 @@ class Interpreter:
     pid: tuple[int, int, int] = (0, 0, 0)
     env: dict[SSAValue, Value] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
+    poison: Counter[str] = field(default_factory=Counter)
+    """Per op name, elements it computed that LLVM calls poison (see InterpretStats)."""
     _infos: dict[Attribute, TypeInfo] = field(default_factory=dict)
     _memo: dict[Operation, Value] = field(default_factory=dict)
 

@@ -879,3 +879,67 @@ def test_triton_software_pipelined_matmul(tmp_path: pathlib.Path, monkeypatch: p
         else:  # sm_80's prefetch pass splits each dot along K: the accumulator rounds twice
             assert stats.op_counts["tt.dot"] == 2 * (k_size // 32)
             np.testing.assert_allclose(outputs[0], outputs[1], rtol=1e-6, atol=1e-6)
+
+
+# --- racy stores: the elements whose value is a race's outcome ------------------------
+_RACY = """
+module {
+  tt.func public @k(%out: !tt.ptr<i32>, %vals: !tt.ptr<i32>, %stride: i32, %twice: i32) {
+    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %s = tt.splat %stride : i32 -> tensor<8xi32>
+    %q = arith.divsi %r, %s : tensor<8xi32>
+    %vp = tt.splat %vals : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %va = tt.addptr %vp, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %v = tt.load %va : tensor<8x!tt.ptr<i32>>
+    %op = tt.splat %out : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %oa = tt.addptr %op, %q : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    tt.store %oa, %v : tensor<8x!tt.ptr<i32>>
+    %z = arith.constant 0 : i32
+    %again = arith.cmpi ne, %twice, %z : i32
+    scf.if %again {
+      %o1 = tt.addptr %op, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+      tt.store %o1, %v : tensor<8x!tt.ptr<i32>>
+    }
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("vals", "stride", "twice", "racy"), [
+    ([0, 1, 2, 3, 4, 5, 6, 7], 1, 0, {}),                    # one lane per element
+    ([0, 1, 2, 3, 4, 5, 6, 7], 2, 0, {0: [0, 1, 2, 3]}),     # lanes 2i and 2i+1 write out[i]
+    ([5, 5, 6, 6, 7, 7, 8, 9], 2, 0, {0: [3]}),              # the same value twice is no race
+    ([0, 1, 2, 3, 4, 5, 6, 7], 4, 1, {}),                    # a later store of every element
+])
+def test_racy_elements_are_the_ones_a_store_writes_twice_with_different_values(
+        vals: list[int], stride: int, twice: int, racy: dict[int, list[int]]) -> None:
+    out = np.zeros(8, np.int32)
+    stats = run_kernel(P.parse_module(_RACY), [out, np.array(vals, np.int32), stride, twice])
+    assert {k: v.tolist() for k, v in stats.racy.items()} == racy
+
+
+_FPTOSI = """
+module {
+  tt.func public @k(%x: !tt.ptr<f32>, %y: !tt.ptr<i8>) {
+    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %v = tt.load %xa : tensor<8x!tt.ptr<f32>>
+    %i = arith.fptosi %v : tensor<8xf32> to tensor<8xi8>
+    %yp = tt.splat %y : !tt.ptr<i8> -> tensor<8x!tt.ptr<i8>>
+    %ya = tt.addptr %yp, %r : tensor<8x!tt.ptr<i8>>, tensor<8xi32>
+    tt.store %ya, %i : tensor<8x!tt.ptr<i8>>
+    tt.return
+  }
+}
+"""
+
+
+def test_fptosi_out_of_its_range_is_counted_as_poison() -> None:
+    # in range: -128.9 and 127.5 truncate to -128 and 127; outside: 128, -129.5, inf, NaN
+    x = np.array([0.5, -128.9, 127.5, 128.0, -129.5, np.inf, np.nan, 3.0], np.float32)
+    stats = run_kernel(P.parse_module(_FPTOSI), [x, np.zeros(8, np.int8)])
+    assert dict(stats.poison) == {"arith.fptosi": 4}
+    stats = run_kernel(P.parse_module(_FPTOSI), [np.arange(8, dtype=np.float32), np.zeros(8, np.int8)])
+    assert dict(stats.poison) == {}
