@@ -6,6 +6,10 @@ Compiles the softmax and the matmul of ``examples/triton/gen_ir.py`` with
 ``triton.compile`` for ``GPUTarget("cuda", 90, 32)`` twice: Triton alone, then with
 ``ltc.triton.install("layouts")``; prints, side by side, the ``ttg.convert_layout`` ops of
 the final TTGIR and the SASS instructions of the cubins (Triton's own ptxas and cuobjdump).
+
+On a GPU, ``benchmarks/gpu_run.py`` runs these kernels as compiled here (Triton alone and
+with ltc's layouts, same run): it checks them against numpy and times them. The GPU
+machine then needs only numpy and cupy, not Triton 3.9.
 """
 
 from __future__ import annotations
