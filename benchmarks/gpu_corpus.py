@@ -44,7 +44,9 @@ INTEGER = 16
 """Every integer argument (a multiple of the divisibility the corpus kernels ask)."""
 FLOAT = 0.5
 """Every float argument."""
-SETTINGS = ("cuda90-w4", "cuda90-w8")
+SETTINGS = ("cuda90-w4", "cuda90-w8", "cuda80-w4", "cuda80-w8")
+DEVICE_CC = 90
+"""The compute capability of the GPU the bundle is for (an H100 / H200)."""
 _ENTRY = re.compile(r"\.entry\s+([A-Za-z_$][\w$]*)\s*\(")
 IMPLS = ("triton", "triton-ltc", "ltc")
 
@@ -147,12 +149,27 @@ def argument_specs(module: Any) -> list[dict[str, str]]:
     return specs
 
 
-def _triton_impl(out: Path, key: str, compiled: Any) -> dict[str, Any]:
+def _write_code(out: Path, key: str, cubin: bytes, ptx: str, cc: int) -> dict[str, str]:
+    """The cubin to launch: ``cubin`` itself, or for another target than the GPU's (an
+    sm_80 cubin does not load on an H100) the PTX assembled here for the GPU, as the
+    driver would JIT-compile it (the PTX is kept beside it)."""
+    import sass_stats
+
+    files = {"cubin": f"{key}.cubin"}
+    if cc != DEVICE_CC:
+        (out / f"{key}.ptx").write_text(ptx)
+        files["ptx"] = f"{key}.ptx"
+        cubin = sass_stats.assemble(ptx, f"sm_{DEVICE_CC}")
+    (out / f"{key}.cubin").write_bytes(cubin)
+    return files
+
+
+def _triton_impl(out: Path, key: str, compiled: Any, cc: int) -> dict[str, Any]:
     import copy_kernels
 
-    (out / f"{key}.cubin").write_bytes(compiled.asm["cubin"])
     md = compiled.metadata
-    return {"cubin": f"{key}.cubin", "entry": md.name, "params": copy_kernels.entry_param_types(compiled.asm["ptx"]),
+    return {**_write_code(out, key, compiled.asm["cubin"], compiled.asm["ptx"], cc), "entry": md.name,
+            "params": copy_kernels.entry_param_types(compiled.asm["ptx"]),
             "threads": 32 * md.num_warps, "shared_bytes": int(md.shared),
             "global_scratch_bytes": int(getattr(md, "global_scratch_size", 0) or 0),
             "profile_scratch_bytes": int(getattr(md, "profile_scratch_size", 0) or 0)}
@@ -172,7 +189,7 @@ def prepare_variant(out: Path, setting: str, path: Path) -> dict[str, Any]:
     kernel: dict[str, Any] = {"name": name, "kind": "corpus", "category": setting, "num_warps": warps,
                               "args": argument_specs(parse_module(ttir)), "impls": {}, "notes": {}}
     try:
-        kernel["impls"]["triton"] = _triton_impl(out, f"{name}.triton", triton_compile_file(path, cc, warps))
+        kernel["impls"]["triton"] = _triton_impl(out, f"{name}.triton", triton_compile_file(path, cc, warps), cc)
     except Exception as e:  # noqa: BLE001 - Triton refuses the variant: nothing to compare with
         kernel["notes"]["triton"] = " ".join(str(e).split())[:160]
         return kernel
@@ -188,7 +205,7 @@ def prepare_variant(out: Path, setting: str, path: Path) -> dict[str, Any]:
         if reasons:
             kernel["notes"]["triton-ltc"] = "fallback: " + reasons[0][:160]
         else:
-            kernel["impls"]["triton-ltc"] = _triton_impl(out, f"{name}.triton-ltc", compiled)
+            kernel["impls"]["triton-ltc"] = _triton_impl(out, f"{name}.triton-ltc", compiled, cc)
     except Exception as e:  # noqa: BLE001
         kernel["notes"]["triton-ltc"] = " ".join(str(e).split())[:160]
     finally:
@@ -213,13 +230,13 @@ def ltc_impl(out: Path, name: str, ttir: str, cc: int, warps: int) -> tuple[dict
     try:
         ptx = compile_kernel(ttir, emit="ptx", target=f"sm_{cc}", num_warps=warps, name=name)
         key = f"{name}.ltc"
-        (out / f"{key}.cubin").write_bytes(sass_stats.assemble(ptx, f"sm_{cc}"))
+        files = _write_code(out, key, sass_stats.assemble(ptx, f"sm_{cc}"), ptx, cc)
         shared = 0 if bench_codegen.ltc_scratch_bytes(ptx) is not None else bench_codegen.module_shared_bytes(
             compile_kernel(ttir, emit="mlir", target=f"sm_{cc}", num_warps=warps))
     except Exception as e:  # noqa: BLE001 - a kernel ltc does not lower: the reason is the row
         return None, " ".join(str(getattr(e, "message", e)).split())[:160]
     entry = _ENTRY.search(ptx)
-    return {"cubin": f"{key}.cubin", "entry": entry.group(1) if entry else name,
+    return {**files, "entry": entry.group(1) if entry else name,
             "params": copy_kernels.entry_param_types(ptx), "threads": 32 * warps, "shared_bytes": shared}, ""
 
 
@@ -324,6 +341,9 @@ def run_variant(bundle: Path, kernel: dict[str, Any], impl_name: str, once: bool
     if "refused" in verdict:  # out-of-bounds with these arguments: undefined on a GPU
         return {"ok": True, "check": "not run: " + verdict["refused"][:120]}
     racy = {int(k): v for k, v in verdict.get("racy", {}).items()}
+    ref_path = scratch / f"{kernel['name']}.npz"
+    if impl_name == "triton":
+        ref_path.unlink(missing_ok=True)  # a crash leaves no reference from an older run
     host = host_arguments(kernel["args"], seed=1)
     device = [cp.asarray(h) if isinstance(h, np.ndarray) else _launch_scalar(s, h)
               for h, s in zip(host, kernel["args"])]
@@ -336,7 +356,6 @@ def run_variant(bundle: Path, kernel: dict[str, Any], impl_name: str, once: bool
     launcher.launch((1, 1, 1), args)
     cp.cuda.runtime.deviceSynchronize()
     got = [d.get() if isinstance(h, np.ndarray) else h for d, h in zip(device, host)]
-    ref_path = scratch / f"{kernel['name']}.npz"
     if impl_name == "triton":
         np.savez(ref_path, *[g for g in got if isinstance(g, np.ndarray)])
         check = "reference"
