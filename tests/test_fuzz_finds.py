@@ -1842,3 +1842,30 @@ _ACCEPTED_2029 = [
 @pytest.mark.parametrize("text", _ACCEPTED_2029)
 def test_what_triton_39_accepts_beside_the_seed_2029_rules(tmp_path: Path, text: str) -> None:
     _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# seed 2029, mutant 24966: a tmem_copy whose source has 2**31 elements or more (Triton
+# aborts building its shared layout: the 32-bit 'offset' dim wraps)
+def _tmem_copy(shape: str) -> str:
+    src = f"!ttg.memdesc<{shape}xf32, #shared, #smem, mutable>"
+    dst = f"!ttg.memdesc<{shape}xf32, #tmem, #ttng.tensor_memory, mutable>"
+    return ("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>\n"
+            "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n"
+            "#smem = #ttg.shared_memory\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", '
+            '"ttg.threads-per-warp" = 32 : i32} {\n'
+            "  tt.func @f() {\n"
+            f"    %src = ttg.local_alloc : () -> {src}\n"
+            f"    %dst = ttng.tmem_alloc : () -> {dst}\n"
+            f"    ttng.tmem_copy %src, %dst : {src}, {dst}\n"
+            "    tt.return\n  }\n}\n")
+
+
+def test_a_tmem_copy_source_of_2_31_elements_is_refused(tmp_path: Path) -> None:
+    line, col, got = _refused(tmp_path, _tmem_copy("65536x32768"))
+    assert (got, (line, col)) == ("'ttng.tmem_copy' op a source of 2147483648 elements does not fit a shared-memory "
+                                  "layout (offsets are below 2**31)", (8, 5))
+
+
+def test_a_tmem_copy_source_below_2_31_elements_is_what_triton_39_accepts(tmp_path: Path) -> None:
+    _accepted_as_triton_reads_it(tmp_path, _tmem_copy("32768x32768"))

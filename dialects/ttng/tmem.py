@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from math import prod
 from typing import ClassVar
 
 from ltc.dialects.ttg import AsyncTokenType, MemDescType, SharedMemorySpaceAttr
@@ -540,6 +541,13 @@ class TMEMCopyOp(TTNGOp):
         width = elem.width.data if isinstance(elem, IntegerType) else getattr(elem, "bitwidth", None)
         if width != 32:
             raise VerifyException("Source element type should be 32-bit.")
+        elements = prod(src.get_shape())
+        if elements >= 1 << 31:
+            # Triton's verifier builds the source's shared layout, whose 32-bit offset
+            # dim wraps: it aborts ("Invalid basis ... for out-dim 'offset'")
+            raise VerifyException(
+                f"a source of {elements} elements does not fit a shared-memory layout (offsets are below 2**31)"
+            )
 
 
 class TMEMWaitKind(StrEnum):
