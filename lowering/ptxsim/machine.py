@@ -9,8 +9,9 @@ Execution model
 ---------------
 * CTAs run one after another (in ``ctaid`` order, x fastest); all threads of a
   CTA run in lockstep. Each register is a numpy vector with one entry per thread
-  holding raw bits of the register's declared width (``.pred``: bool); an
-  instruction reinterprets the bits by its type. Threads are padded to whole
+  holding raw bits of the register's declared width (``.pred``: bool), a poison
+  value until its first write (:data:`REGISTER_POISON`); an instruction
+  reinterprets the bits by its type. Threads are padded to whole
   warps; padding threads never execute.
 * A guard ``@%p`` / ``@!%p`` masks the threads that execute an instruction.
   Branches must be uniform over the live threads of the CTA: a ``bra`` that some

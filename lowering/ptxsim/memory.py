@@ -4,7 +4,9 @@ Global memory is the pointer arguments: each numpy array's bytes are copied to
 a buffer (a :class:`Region`) mapped at its own fake 64-bit base
 (``GLOBAL_BASE`` upwards, 256-byte aligned, 4 KiB apart) and written back to
 the array after the last CTA. Module ``.global``/``.const`` variables get
-regions too. Shared memory is fresh and zero-filled per CTA; its variables are
+regions too. Shared memory is fresh per CTA and filled with a poison byte (as
+registers start at a poison value: :data:`~ltc.lowering.ptxsim.machine.REGISTER_POISON`,
+so a read of what was never written shows, as on a GPU); its variables are
 laid out from ``SHARED_BASE`` (an address below it, such as one computed
 without the variable's base, is out of bounds); an ``.extern .shared`` array
 gets ``EXTERN_SHARED_BYTES``. Generic addresses of shared memory are
