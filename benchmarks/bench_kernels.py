@@ -19,7 +19,8 @@ setting's target and warps), then:
   lanes race on (two lanes wrote different values: the interpreter's
   ``InterpretStats.racy``) are left out: any order is a correct outcome. The simulator
   starts registers and shared memory at a poison value, so a read of what was never
-  written shows as on a GPU. One cause of a ``DIFF`` that is not an error: random data
+  written shows as on a GPU, and counts shared-memory races between warps (a missing
+  barrier: ``RACE``, a failure like ``DIFF``). One cause of a ``DIFF`` that is not an error: random data
   can make a reduction depend on its order (a Welford merge of random counts).
 
 Columns: ``lowered`` (``yes`` or the first op the lowering refuses), ``ptxas``, ``sass``,
@@ -123,7 +124,7 @@ def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) 
             return Row(variant, "yes", ptxas, sass, f"interpreter: {str(e).splitlines()[0][:70]}")
         signal.alarm(timeout)
         try:
-            simulate_ptx(ptx, (1, 1, 1), copies[1])
+            sim = simulate_ptx(ptx, (1, 1, 1), copies[1])
         except _Timeout:
             return Row(variant, "yes", ptxas, sass, "simulator timeout")
         except Exception as e:  # noqa: BLE001
@@ -131,6 +132,8 @@ def measure(variant: str, ttir: str, target: str, num_warps: int, timeout: int) 
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+    if sim.shared_races:  # lockstep hides a missing barrier; the race check does not
+        return Row(variant, "yes", ptxas, sass, f"RACE: {sim.shared_races} shared bytes, {sim.first_shared_race}"[:90])
     return Row(variant, "yes", ptxas, sass, compare_outputs(copies[0], copies[1], racy))
 
 
@@ -180,7 +183,7 @@ def main() -> int:
             tally["assembled"] += row.ptxas == "ok"
             tally["compared"] += row.check.startswith(("same", "DIFF"))
             tally["same"] += row.check.startswith("same")
-            failed |= row.check.startswith(("DIFF", "SIMULATOR"))
+            failed |= row.check.startswith(("DIFF", "SIMULATOR", "RACE"))
         print(f"\n{setting}: {tally['variants']} variants, {tally['lowered']} lowered to PTX, {tally['assembled']} "
               f"assembled by ptxas, {tally['compared']} compared with the interpreter, {tally['same']} the same")
         both = [r for r in rows if r.variant.startswith(setting) and r.sass and r.sass_triton]

@@ -38,6 +38,7 @@ import numpy as np
 from ltc.lowering.ptxsim.errors import SimulationError, Fault
 from ltc.lowering.ptxsim.memory import EXTERN_SHARED_BYTES, SHARED_BASE, GlobalMemory, Region
 from ltc.lowering.ptxsim.ops_arith import ArithmeticOps
+from ltc.lowering.ptxsim.races import SharedRaces
 from ltc.lowering.ptxsim.ops_bits import BitOps
 from ltc.lowering.ptxsim.ops_compare import CompareOps
 from ltc.lowering.ptxsim.ops_control import ControlOps
@@ -340,6 +341,7 @@ class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps,
         c.regs = [poisoned_register(t.kind, t.bits, self.tp) for t in self.slot_types]
         c.special = self._special_values(ctaid)
         c.smem = np.full((self.shared_size - SHARED_BASE + 15) // 16 * 16 + 16, SHARED_POISON, np.uint8)
+        c.races = SharedRaces(c.smem.size)
         c.alive = self.exists.copy()
         c.full = bool(c.alive.all())
         c.alive_warps = self.warps
@@ -390,6 +392,9 @@ class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps,
             else:
                 pc = r
         self.counters.thread_instructions += thread_instr
+        self.counters.shared_races += c.races.count
+        if c.races.first and not self.counters.first_shared_race:
+            self.counters.first_shared_race = f"CTA {ctaid}, {c.races.first}"
 
     def _stats(self) -> PtxStats:
         k = self.counters
@@ -420,6 +425,8 @@ class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps,
             global_stores=dict(sorted(k.global_stores.items())),
             atomics=k.atomics,
             shared_bytes=self.shared_size - SHARED_BASE,
+            shared_races=k.shared_races,
+            first_shared_race=k.first_shared_race,
         )
 
 

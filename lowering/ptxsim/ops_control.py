@@ -68,6 +68,7 @@ class ControlOps(MachineState):
             if m is not None and not np.array_equal(m, c.alive):
                 raise Fault("CTA barrier executed by only some live threads")
             self.counters.barriers += 1
+            c.races.barrier()
             return None
 
         return run

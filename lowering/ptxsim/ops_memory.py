@@ -19,6 +19,7 @@ import numpy as np
 from ltc.lowering.plans.banks import plain_access_wavefronts
 from ltc.lowering.ptxsim.errors import Fault
 from ltc.lowering.ptxsim.memory import (
+    SHARED_BASE,
     SHARED_WINDOW,
     pack_elements,
     unpack_elements,
@@ -163,6 +164,7 @@ class MemoryOps(MachineState):
             k.global_loads[size * 8] = k.global_loads.get(size * 8, 0) + self._active_warps(mask)
             return self.mem.read(av, size, "load")
         out = self._shared_read(c, av, size, "load")
+        c.races.read(av - SHARED_BASE, size, self._warps_of(mask), line)
         self._count_shared(c, full_addr, size, mask, line, store=False)
         return out
 
@@ -182,7 +184,7 @@ class MemoryOps(MachineState):
             k.global_stores[size * 8] = k.global_stores.get(size * 8, 0) + self._active_warps(mask)
             self.mem.write(av, size, word, "store")
             return
-        self._shared_write(c, av, size, word, "store")
+        self._tracked_shared_write(c, av, size, word, "store", mask, line)
         self._count_shared(c, full_addr, size, mask, line, store=True)
 
     def _shared_read(self, c: Cta, av: np.ndarray, size: int, what: str) -> np.ndarray:
@@ -192,6 +194,15 @@ class MemoryOps(MachineState):
     def _shared_write(self, c: Cta, av: np.ndarray, size: int, word: np.ndarray, what: str) -> None:
         off = self._shared_check(av, size, what)
         view_write(c.smem, off, size, word)
+
+    def _tracked_shared_write(self, c: Cta, av: np.ndarray, size: int, word: np.ndarray, what: str, mask,
+                              line: int) -> None:
+        """A shared write that the race check sees (with the bytes before and after)."""
+        off = self._shared_check(av, size, what)
+        old = c.smem[off[:, None] + np.arange(size)[None, :]]
+        view_write(c.smem, off, size, word)
+        intended = np.ascontiguousarray(word).view(np.uint8).reshape(len(off), size)
+        c.races.write(off, size, self._warps_of(mask), old, intended, line)
 
     def _count_shared(self, c: Cta, full_addr: np.ndarray, size: int, mask, line: int, store: bool) -> None:
         k = self.counters
@@ -331,7 +342,7 @@ class MemoryOps(MachineState):
                 raw[reads] = np.ascontiguousarray(data).view(np.uint8).reshape(-1, size)
             raw = np.where(np.arange(size)[None, :] < nv[:, None], raw, 0).astype(np.uint8)
             word = raw.view(np.uint64).reshape(-1, 2) if size == 16 else raw.view(UINT_DTYPE[size * 8]).reshape(-1)
-            self._shared_write(c, dv, size, word, "cp.async")
+            self._tracked_shared_write(c, dv, size, word, "cp.async", m, line)
             k = self.counters
             k.global_loads[size * 8] = k.global_loads.get(size * 8, 0) + self._active_warps(m)
             wf, lb = plain_access_wavefronts(d, size, m)

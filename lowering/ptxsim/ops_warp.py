@@ -73,6 +73,7 @@ class WarpOps(MachineState):
             rows = self._matrix_rows(c, ra(c), num, warps, "ldmatrix")  # (w, num, 8)
             off = rows - SHARED_BASE
             data = c.smem[off[..., None] + np.arange(16)]  # (w, num, 8, 16) bytes
+            c.races.read(off, 16, np.broadcast_to(warps[:, None, None], off.shape), line)
             halves = np.ascontiguousarray(data).view(np.uint16)  # (w, num, 8, 8) b16 elements
             threads = (warps[:, None] * WARP + lane[None, :]).ravel()
             for i, w in enumerate(writers):
@@ -122,7 +123,11 @@ class WarpOps(MachineState):
                     b1 = b0 + 2
                 for addr_, val in ((b0, lo), (b1, hi)):
                     off = (addr_ - SHARED_BASE).ravel()
+                    before = c.smem[off[:, None] + np.arange(2)[None, :]]
                     c.smem.view(np.uint16)[off // 2] = val.ravel()
+                    owner = np.broadcast_to(warps[:, None], addr_.shape).ravel()
+                    written = np.ascontiguousarray(val.ravel()).view(np.uint8).reshape(-1, 2)
+                    c.races.write(off, 2, owner, before, written, line)
             k = self.counters
             k.matrix_stores += len(warps)
             wf, lb = matrix_access_wavefronts(rows.reshape(-1, 8))

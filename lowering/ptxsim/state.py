@@ -19,6 +19,8 @@ from typing import Callable
 
 import numpy as np
 
+from ltc.lowering.ptxsim.races import SharedRaces
+
 from ltc.lowering.ptxsim.errors import Fault
 from ltc.lowering.ptxsim.memory import SHARED_BASE, SHARED_WINDOW, GlobalMemory
 from ltc.lowering.ptxsim.parse import (
@@ -59,7 +61,7 @@ WARP = 32
 class Cta:
     """One CTA while it runs: registers, special registers, shared memory, live threads."""
 
-    __slots__ = ("regs", "special", "smem", "alive", "full", "alive_warps", "ctaid")
+    __slots__ = ("regs", "special", "smem", "alive", "full", "alive_warps", "ctaid", "races")
 
     def __init__(self) -> None:
         self.regs: list[np.ndarray] = []
@@ -69,6 +71,7 @@ class Cta:
         self.full = True
         self.alive_warps = 0
         self.ctaid = (0, 0, 0)
+        self.races = SharedRaces(0)
 
 
 _SPECIAL_U64 = {"%clock64", "%globaltimer", "%gridid"}
@@ -253,6 +256,11 @@ class MachineState:
     # ------------------------------------------------------------ helpers for execution
     def _active_idx(self, mask: np.ndarray | None) -> np.ndarray | None:
         return None if mask is None else np.flatnonzero(mask)
+
+    def _warps_of(self, mask: np.ndarray | None) -> np.ndarray:
+        """The warp of each executing thread, in thread order."""
+        threads = np.arange(self.tp) if mask is None else np.flatnonzero(mask)
+        return threads // WARP
 
     def _active_warps(self, mask: np.ndarray | None) -> int:
         if mask is None:

@@ -45,6 +45,10 @@ class PtxStats:
     global_stores: Mapping[int, int]
     atomics: int
     shared_bytes: int = 0
+    shared_races: int = 0
+    """Bytes accessed by two warps in one barrier interval, one access a write
+    (:mod:`~ltc.lowering.ptxsim.races`); 0 for a correctly synchronized kernel."""
+    first_shared_race: str = ""
 
     @property
     def ctas(self) -> int:
@@ -121,6 +125,8 @@ class Counters:
         self.global_loads: dict[int, int] = {}
         self.global_stores: dict[int, int] = {}
         self.atomics = 0
+        self.shared_races = 0
+        self.first_shared_race = ""
 
     def wavefronts(self, line: int, wf: int, lb: int, store: bool) -> None:
         self.wf += wf
