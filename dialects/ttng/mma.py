@@ -233,10 +233,8 @@ def _tmem_blocks_interleaved(t: Attribute) -> bool:
     enc = t.encoding
     if enc.blockM.data != 64 or len(t.get_shape()) < 2:
         return False
-    rows, cols = t.get_shape()[-2:]
-    for basis in enc.CGALayout.data:  # each CTA bit that moves along a dim halves its share
-        r, c = (v.data for v in basis.data)
-        rows, cols = (rows // 2 if r else rows), (cols // 2 if c else cols)
+    split_m, split_n = enc.cta_split()
+    rows, cols = (size // split for size, split in zip(t.get_shape()[-2:], (split_m, split_n)))
     return -(-rows // 64) * -(-cols // enc.blockN.data) > 1
 
 
