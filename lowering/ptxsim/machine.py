@@ -38,7 +38,6 @@ import numpy as np
 from ltc.lowering.ptxsim.errors import SimulationError, Fault
 from ltc.lowering.ptxsim.memory import EXTERN_SHARED_BYTES, SHARED_BASE, GlobalMemory, Region
 from ltc.lowering.ptxsim.ops_arith import ArithmeticOps
-from ltc.lowering.ptxsim.races import SharedRaces
 from ltc.lowering.ptxsim.ops_bits import BitOps
 from ltc.lowering.ptxsim.ops_compare import CompareOps
 from ltc.lowering.ptxsim.ops_control import ControlOps
@@ -54,6 +53,7 @@ from ltc.lowering.ptxsim.parse import (
     RegDecl,
     VarDecl,
 )
+from ltc.lowering.ptxsim.races import SharedRaces
 from ltc.lowering.ptxsim.state import END_OF_THREAD, WARP, Cta
 from ltc.lowering.ptxsim.stats import PtxStats, Counters
 from ltc.lowering.ptxsim.values import BIT_TYPES, FLOAT_DTYPE, PTX_TYPES, UINT_DTYPE, f32_to_bf16_bits, PtxType
@@ -79,6 +79,8 @@ A read before any write (a masked-off load with nothing moved in first, say) the
 shows in the results as it would on the hardware, instead of reading a friendly 0."""
 SHARED_POISON = 0x7F
 """Every byte of shared memory before its first write (f32 ``0x7F7F7F7F``: about 3.4e38)."""
+_POISON_THREAD_BITS = {8: 0, 16: 0xFF, 32: 0xFFFF, 64: 0xFFFF}
+"""The mantissa bits the thread index may change (the exponent stays the largest)."""
 
 
 def poisoned_register(kind: str, bits: int, threads: int) -> np.ndarray:
@@ -88,10 +90,6 @@ def poisoned_register(kind: str, bits: int, threads: int) -> np.ndarray:
         return np.zeros(threads, bool)
     low = np.arange(threads, dtype=np.uint64) & np.uint64(_POISON_THREAD_BITS[bits])
     return (np.uint64(REGISTER_POISON[bits]) ^ low).astype(UINT_DTYPE[bits])
-
-
-_POISON_THREAD_BITS = {8: 0, 16: 0xFF, 32: 0xFFFF, 64: 0xFFFF}
-"""The mantissa bits the thread index may change (the exponent stays the largest)."""
 
 
 class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps, ControlOps):

@@ -197,12 +197,10 @@ class MemoryOps(MachineState):
 
     def _tracked_shared_write(self, c: Cta, av: np.ndarray, size: int, word: np.ndarray, what: str, mask,
                               line: int) -> None:
-        """A shared write that the race check sees (with the bytes before and after)."""
+        """A shared write that the race check sees (atomics use :meth:`_shared_write`)."""
         off = self._shared_check(av, size, what)
-        old = c.smem[off[:, None] + np.arange(size)[None, :]]
+        c.races.write(c.smem, off, size, self._warps_of(mask), word, line)
         view_write(c.smem, off, size, word)
-        intended = np.ascontiguousarray(word).view(np.uint8).reshape(len(off), size)
-        c.races.write(off, size, self._warps_of(mask), old, intended, line)
 
     def _count_shared(self, c: Cta, full_addr: np.ndarray, size: int, mask, line: int, store: bool) -> None:
         k = self.counters

@@ -123,11 +123,8 @@ class WarpOps(MachineState):
                     b1 = b0 + 2
                 for addr_, val in ((b0, lo), (b1, hi)):
                     off = (addr_ - SHARED_BASE).ravel()
-                    before = c.smem[off[:, None] + np.arange(2)[None, :]]
+                    c.races.write(c.smem, off, 2, np.broadcast_to(warps[:, None], addr_.shape), val, line)
                     c.smem.view(np.uint16)[off // 2] = val.ravel()
-                    owner = np.broadcast_to(warps[:, None], addr_.shape).ravel()
-                    written = np.ascontiguousarray(val.ravel()).view(np.uint8).reshape(-1, 2)
-                    c.races.write(off, 2, owner, before, written, line)
             k = self.counters
             k.matrix_stores += len(warps)
             wf, lb = matrix_access_wavefronts(rows.reshape(-1, 8))

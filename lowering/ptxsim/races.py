@@ -59,15 +59,15 @@ class SharedRaces:
         self.read_epoch[b] = self.epoch
         np.bitwise_or.at(self.readers, b, np.left_shift(np.uint64(1), w.astype(np.uint64)))
 
-    def write(self, off: np.ndarray, size: int, warps: np.ndarray, old: np.ndarray, new: np.ndarray,
+    def write(self, smem: np.ndarray, off: np.ndarray, size: int, warps: np.ndarray, new: np.ndarray,
               line: int) -> None:
-        """Warps ``warps[i]`` write ``size`` bytes at ``off[i]``; ``old``: the bytes there
-        before the instruction, ``new``: the bytes each access writes (one row each)."""
+        """Warps ``warps[i]`` are about to write the bytes ``new[i]`` (``size`` of them) at
+        ``off[i]`` of ``smem``: called before the write, which ``smem`` does not hold yet."""
         b, w = self._bytes(off, size, warps)
-        new = np.asarray(new, np.uint8).reshape(-1)
+        new = np.ascontiguousarray(new).view(np.uint8).reshape(-1)
         bit = np.left_shift(np.uint64(1), w.astype(np.uint64))
         war = (self.read_epoch[b] == self.epoch) & ((self.readers[b] & ~bit) != 0)
-        changed = np.asarray(old, np.uint8).reshape(-1) != new
+        changed = smem[b] != new
         waw = (self.write_epoch[b] == self.epoch) & (self.writer[b] >= 0) & (self.writer[b] != w) & changed
         # two warps writing one byte in the same instruction, with different values
         order = np.argsort(b, kind="stable")

@@ -19,8 +19,6 @@ from typing import Callable
 
 import numpy as np
 
-from ltc.lowering.ptxsim.races import SharedRaces
-
 from ltc.lowering.ptxsim.errors import Fault
 from ltc.lowering.ptxsim.memory import SHARED_BASE, SHARED_WINDOW, GlobalMemory
 from ltc.lowering.ptxsim.parse import (
@@ -37,6 +35,7 @@ from ltc.lowering.ptxsim.parse import (
     Symbol,
     is_special_register,
 )
+from ltc.lowering.ptxsim.races import SharedRaces
 from ltc.lowering.ptxsim.rounding import round_f64
 from ltc.lowering.ptxsim.stats import Counters
 from ltc.lowering.ptxsim.values import (
