@@ -93,6 +93,16 @@ def module_shared_bytes(mlir: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+def launch_shared_bytes(ptx: str, text: str, num_warps: int, target: str = "sm_90") -> int:
+    """Dynamic shared bytes to launch ltc's PTX of ``text`` with: 0 where it declares a
+    static ``global_smem[N]``, else the ``ttg.shared`` of the lowered module."""
+    if ltc_scratch_bytes(ptx) is not None:
+        return 0
+    from ltc.tools.pipeline import compile_kernel
+
+    return module_shared_bytes(compile_kernel(text, emit="mlir", target=target, num_warps=num_warps))
+
+
 def ltc_compile_kernel():  # noqa: ANN201 - returns the function or None
     """``ltc.tools.pipeline.compile_kernel``, or None while it does not exist."""
     try:

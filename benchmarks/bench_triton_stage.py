@@ -23,6 +23,8 @@ import logging
 import re
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +49,27 @@ class _Reasons(logging.Handler):
         self.lines.append(record.getMessage())
 
 
+@contextmanager
+def ltc_fallback_lines() -> Iterator[list[str]]:
+    """While in the block: the lines ``ltc.triton`` logs for the kernels it hands back to
+    Triton's own stage (``ltc: <kernel>: <reason>``), collected instead of printed."""
+    handler = _Reasons()
+    logger = logging.getLogger("ltc.triton")
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield handler.lines
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
 def _sass(compiled: Any) -> int:
     return sass_stats.sass_counts(sass_stats.sass_text(compiled.asm["cubin"])).instructions
 
 
-def measure(path: Path, cc: int, warps: int, reasons: _Reasons) -> dict[str, Any]:
+def measure(path: Path, cc: int, warps: int, reasons: list[str]) -> dict[str, Any]:
     import ltc.triton
 
     row: dict[str, Any] = {"variant": f"{path.parent.name}/{path.stem}"}
@@ -60,7 +78,7 @@ def measure(path: Path, cc: int, warps: int, reasons: _Reasons) -> dict[str, Any
     except Exception as e:  # noqa: BLE001 - Triton itself refuses: not ltc's row
         row["error"] = f"triton: {' '.join(str(e).split())[:160]}"
         return row
-    reasons.lines.clear()
+    reasons.clear()
     start = time.perf_counter()
     try:
         with ltc.triton.install("layouts", strict=False):
@@ -69,7 +87,7 @@ def measure(path: Path, cc: int, warps: int, reasons: _Reasons) -> dict[str, Any
         row["error"] = f"with ltc: {' '.join(str(e).split())[:160]}"
         return row
     row["seconds_with_ltc"] = round(time.perf_counter() - start, 2)
-    row["fallback"] = reasons.lines[0] if reasons.lines else None
+    row["fallback"] = reasons[0] if reasons else None
     row["cvt_triton"] = base.asm["ttgir"].count("ttg.convert_layout")
     row["cvt_ltc"] = ours.asm["ttgir"].count("ttg.convert_layout")
     row["sass_triton"] = _sass(base)
@@ -85,26 +103,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args(argv)
     corpus = build_corpus.ensure_corpus() if hasattr(build_corpus, "ensure_corpus") else HERE / ".cache" / "corpus"
-    reasons = _Reasons()
-    logging.getLogger("ltc.triton").addHandler(reasons)
-    logging.getLogger("ltc.triton").propagate = False
     rows = []
-    for setting in a.setting:
-        cc, warps = (int(x) for x in re.fullmatch(r"cuda(\d+)-w(\d+)", setting).groups())  # type: ignore[union-attr]
-        paths = sorted((Path(corpus) / setting).glob("*.ttir"))
-        paths = [p for p in paths if not a.substrings or any(s in p.stem for s in a.substrings)][: a.limit]
-        for p in paths:
-            row = measure(p, cc, warps, reasons)
-            rows.append(row)
-            if "error" in row:
-                print(f"{row['variant']:70s} ERROR {row['error']}", flush=True)
-                continue
-            verdict = "fallback: " + row["fallback"] if row["fallback"] else (
-                "ok" if row["cvt_ltc"] <= row["cvt_triton"] and row["sass_ltc"] <= row["sass_triton"] else
-                f"WORSE{' cvt' if row['cvt_ltc'] > row['cvt_triton'] else ''}"
-                f"{' sass' if row['sass_ltc'] > row['sass_triton'] else ''}")
-            print(f"{row['variant']:70s} cvt {row['cvt_ltc']:3d}/{row['cvt_triton']:<3d} "
-                  f"sass {row['sass_ltc']:5d}/{row['sass_triton']:<5d} {verdict}", flush=True)
+    with ltc_fallback_lines() as reasons:
+        for setting in a.setting:
+            cc, warps = (int(x) for x in re.fullmatch(r"cuda(\d+)-w(\d+)", setting).groups())  # type: ignore[union-attr]
+            paths = sorted((Path(corpus) / setting).glob("*.ttir"))
+            paths = [p for p in paths if not a.substrings or any(s in p.stem for s in a.substrings)][: a.limit]
+            for p in paths:
+                row = measure(p, cc, warps, reasons)
+                rows.append(row)
+                if "error" in row:
+                    print(f"{row['variant']:70s} ERROR {row['error']}", flush=True)
+                    continue
+                verdict = "fallback: " + row["fallback"] if row["fallback"] else (
+                    "ok" if row["cvt_ltc"] <= row["cvt_triton"] and row["sass_ltc"] <= row["sass_triton"] else
+                    f"WORSE{' cvt' if row['cvt_ltc'] > row['cvt_triton'] else ''}"
+                    f"{' sass' if row['sass_ltc'] > row['sass_triton'] else ''}")
+                print(f"{row['variant']:70s} cvt {row['cvt_ltc']:3d}/{row['cvt_triton']:<3d} "
+                      f"sass {row['sass_ltc']:5d}/{row['sass_triton']:<5d} {verdict}", flush=True)
     done = [r for r in rows if "error" not in r]
     taken = [r for r in done if not r["fallback"]]
     cvt_worse = [r["variant"] for r in taken if r["cvt_ltc"] > r["cvt_triton"]]

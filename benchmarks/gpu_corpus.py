@@ -177,7 +177,7 @@ def _triton_impl(out: Path, key: str, compiled: Any, cc: int) -> dict[str, Any]:
 
 def prepare_variant(out: Path, setting: str, path: Path) -> dict[str, Any]:
     """Compile one corpus variant three ways into ``out``; its manifest entry."""
-    import logging
+    from bench_triton_stage import ltc_fallback_lines
 
     import ltc.triton
     from ltc.tools.pipeline import parse_module
@@ -186,21 +186,17 @@ def prepare_variant(out: Path, setting: str, path: Path) -> dict[str, Any]:
     cc, warps = int(setting[4:6]), int(setting.split("-w")[1])
     ttir = path.read_text()
     name = f"corpus.{setting}.{path.stem}"
+    module = parse_module(ttir)  # (the interpreter only reads it)
     kernel: dict[str, Any] = {"name": name, "kind": "corpus", "category": setting, "num_warps": warps,
-                              "args": argument_specs(parse_module(ttir)), "impls": {}, "notes": {}}
+                              "args": argument_specs(module), "impls": {}, "notes": {}}
+    kernel["interpreter"] = interpret_variant(module, kernel["args"])
     try:
         kernel["impls"]["triton"] = _triton_impl(out, f"{name}.triton", triton_compile_file(path, cc, warps), cc)
     except Exception as e:  # noqa: BLE001 - Triton refuses the variant: nothing to compare with
         kernel["notes"]["triton"] = " ".join(str(e).split())[:160]
         return kernel
-    reasons: list[str] = []
-    handler = logging.Handler()
-    handler.emit = lambda record: reasons.append(record.getMessage())  # type: ignore[method-assign]
-    logger = logging.getLogger("ltc.triton")  # its one line per fallback
-    logger.addHandler(handler)
-    logger.propagate = False
     try:
-        with ltc.triton.install("layouts", strict=False):
+        with ltc_fallback_lines() as reasons, ltc.triton.install("layouts", strict=False):
             compiled = triton_compile_file(path, cc, warps)
         if reasons:
             kernel["notes"]["triton-ltc"] = "fallback: " + reasons[0][:160]
@@ -208,8 +204,6 @@ def prepare_variant(out: Path, setting: str, path: Path) -> dict[str, Any]:
             kernel["impls"]["triton-ltc"] = _triton_impl(out, f"{name}.triton-ltc", compiled, cc)
     except Exception as e:  # noqa: BLE001
         kernel["notes"]["triton-ltc"] = " ".join(str(e).split())[:160]
-    finally:
-        logger.removeHandler(handler)
     impl, note = ltc_impl(out, name, ttir, cc, warps)
     if impl is not None:
         kernel["impls"]["ltc"] = impl
@@ -231,8 +225,7 @@ def ltc_impl(out: Path, name: str, ttir: str, cc: int, warps: int) -> tuple[dict
         ptx = compile_kernel(ttir, emit="ptx", target=f"sm_{cc}", num_warps=warps, name=name)
         key = f"{name}.ltc"
         files = _write_code(out, key, sass_stats.assemble(ptx, f"sm_{cc}"), ptx, cc)
-        shared = 0 if bench_codegen.ltc_scratch_bytes(ptx) is not None else bench_codegen.module_shared_bytes(
-            compile_kernel(ttir, emit="mlir", target=f"sm_{cc}", num_warps=warps))
+        shared = bench_codegen.launch_shared_bytes(ptx, ttir, warps, f"sm_{cc}")
     except Exception as e:  # noqa: BLE001 - a kernel ltc does not lower: the reason is the row
         return None, " ".join(str(getattr(e, "message", e)).split())[:160]
     entry = _ENTRY.search(ptx)
@@ -243,9 +236,9 @@ def ltc_impl(out: Path, name: str, ttir: str, cc: int, warps: int) -> tuple[dict
 INTERPRETER_TIMEOUT_S = 60
 
 
-def interpret_variant(ttir: str, specs: list[dict[str, str]]) -> dict[str, Any]:
-    """The value interpreter's verdict on one program of the kernel with the arguments of
-    :func:`host_arguments`: ``{"racy": {arg: [element, ...]}, "poison": {op: count}}``
+def interpret_variant(module: Any, specs: list[dict[str, str]]) -> dict[str, Any]:
+    """The value interpreter's verdict on one program of the kernel of ``module`` (parsed
+    TTIR) with the arguments of :func:`host_arguments`: ``{"racy": {arg: [element, ...]}, "poison": {op: count}}``
     (elements whose value is a race's outcome, left out of the comparison; ops that
     computed LLVM poison, which makes a difference no error), or ``{"refused": why}`` where the
     arguments do not fit the kernel (an out-of-bounds access: on the GPU undefined
@@ -253,7 +246,6 @@ def interpret_variant(ttir: str, specs: list[dict[str, str]]) -> dict[str, Any]:
     import signal
 
     from ltc.passes.interpret import run_kernel
-    from ltc.tools.pipeline import parse_module
 
     def alarm(_sig: int, _frame: Any) -> None:
         raise TimeoutError(f"no result in {INTERPRETER_TIMEOUT_S} s")
@@ -261,7 +253,7 @@ def interpret_variant(ttir: str, specs: list[dict[str, str]]) -> dict[str, Any]:
     old = signal.signal(signal.SIGALRM, alarm)
     signal.alarm(INTERPRETER_TIMEOUT_S)
     try:
-        stats = run_kernel(parse_module(ttir), host_arguments(specs, seed=1))
+        stats = run_kernel(module, host_arguments(specs, seed=1))
     except Exception as e:  # noqa: BLE001 - the verdict records why
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         return {"refused": " ".join(first.split())[:200]}
@@ -273,36 +265,10 @@ def interpret_variant(ttir: str, specs: list[dict[str, str]]) -> dict[str, Any]:
 
 def _prepare_one(job: tuple[str, str, str]) -> dict[str, Any]:
     out, setting, path = job
-    kernel = prepare_variant(Path(out), setting, Path(path))
-    kernel["interpreter"] = interpret_variant(Path(path).read_text(), kernel["args"])
-    return kernel
+    return prepare_variant(Path(out), setting, Path(path))
 
 
-def _interpret_one(job: tuple[str, list[dict[str, str]]]) -> dict[str, Any]:
-    path, specs = job
-    return interpret_variant(Path(path).read_text(), specs)
-
-
-def annotate_bundle(bundle: Path, jobs: int) -> None:
-    """Add the interpreter's verdict to every corpus variant of an existing bundle."""
-    import json
-    from concurrent.futures import ProcessPoolExecutor
-
-    import build_corpus
-
-    manifest_path = bundle / "manifest.json"
-    manifest = json.loads(manifest_path.read_text())
-    corpus = [k for k in manifest["kernels"] if k["kind"] == "corpus"]
-    todo = [(str(build_corpus.DEFAULT_OUT / k["category"] / (k["name"].split(".", 2)[2] + ".ttir")), k["args"])
-            for k in corpus]
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for kernel, verdict in zip(corpus, pool.map(_interpret_one, todo, chunksize=4)):
-            kernel["interpreter"] = verdict
-    manifest_path.write_text(json.dumps(manifest, indent=1))
-
-
-def prepare_corpus(out: Path, settings: tuple[str, ...], jobs: int, limit: int = 0,
-                   substrings: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+def prepare_corpus(out: Path, settings: tuple[str, ...], jobs: int, limit: int = 0) -> list[dict[str, Any]]:
     """Manifest entries of every corpus variant of ``settings`` (built when missing)."""
     import subprocess
     import sys
@@ -315,7 +281,7 @@ def prepare_corpus(out: Path, settings: tuple[str, ...], jobs: int, limit: int =
         folder = build_corpus.DEFAULT_OUT / setting
         if not folder.is_dir():
             subprocess.run([sys.executable, str(Path(__file__).with_name("build_corpus.py"))], check=True)
-        files = [f for f in sorted(folder.glob("*.ttir")) if not substrings or any(s in f.stem for s in substrings)]
+        files = sorted(folder.glob("*.ttir"))
         todo += [(str(out), setting, str(f)) for f in (files[:limit] if limit else files)]
     kernels = []
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -146,13 +146,6 @@ def _prepare_imports():  # noqa: ANN202 - the benchmark helpers, imported only t
     return bench_codegen, convert_cases, copy_kernels, sass_stats, triton_convert
 
 
-def _ltc_shared_bytes(ptx: str, ttgir: str, bench_codegen: Any, compile_kernel: Any, num_warps: int) -> int:
-    """Dynamic shared bytes to launch ltc's PTX with: 0 for a static ``global_smem[N]``."""
-    if bench_codegen.ltc_scratch_bytes(ptx) is not None:
-        return 0
-    return bench_codegen.module_shared_bytes(compile_kernel(ttgir, emit="mlir", num_warps=num_warps))
-
-
 def _write_impl(out: Path, key: str, ptx: str, sass_stats: Any, arch: str) -> dict[str, Any]:
     (out / f"{key}.ptx").write_text(ptx)
     cubin = sass_stats.assemble(ptx, arch)
@@ -187,8 +180,7 @@ def prepare(out: Path, cases_filter: str | None, parts: tuple[str, ...] = DEFAUL
             entry["params"] = copy_kernels.entry_param_types(ptx)
             entry["threads"] = _threads(ptx, case.num_warps)
             entry["shared_bytes"] = (tri.scratch_bytes if impl == "triton" else
-                                     _ltc_shared_bytes(ptx, tri.ttgir, bench_codegen, compile_kernel,
-                                                       case.num_warps))
+                                     bench_codegen.launch_shared_bytes(ptx, tri.ttgir, case.num_warps))
             sim = copy_kernels.simulate_copy(ptx, elements, size)
             entry["sim_ok"] = sim.ok
             entry["sim_ld_wavefronts"] = sim.stats.shared_load_wavefronts
@@ -247,8 +239,7 @@ def _prepare_examples(out: Path, sass_stats: Any, compile_kernel: Any) -> list[d
             entry["params"] = _params(ptx)
             entry["threads"] = _threads(ptx, spec["num_warps"])
             entry["shared_bytes"] = (int(compiled.metadata.shared) if text is None else
-                                     _ltc_shared_bytes(ptx, text, bench_codegen, compile_kernel,
-                                                       spec["num_warps"]))
+                                     bench_codegen.launch_shared_bytes(ptx, text, spec["num_warps"]))
             impls[impl] = entry
         impls["ltc-layouts-in-triton"] = _inside_triton(out, name, src, options, "layouts")
         if lowered:
