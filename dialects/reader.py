@@ -98,6 +98,7 @@ _SYMBOL = (
 _TYPE_TEXT = re.compile(_SYMBOL + r"(?![ \t\r\n]*<)")
 _ATTRIBUTE_TEXT = re.compile(_SYMBOL + r"(?![ \t\r\n]*[<:(])")
 _SIGN_PREFIX = re.compile(r"-?\s*")  # before a number literal
+_ARRAY_COUNT = re.compile(r"<\s*(\d+)")  # ``!llvm.array<N x T>``'s count
 _T = TypeVar("_T")
 _A = TypeVar("_A", bound=Attribute)
 _skip_space = MLIRLexer._whitespace_regex.match  # white space and comments, as the lexer skips them
@@ -501,6 +502,15 @@ class TritonParser(Parser):
             return None
         state.current_token = state.lexer.lex()
         return text
+
+    def _parse_dialect_type_or_attribute_body(
+        self, attr_name: str, is_type: bool, is_opaque: bool, starting_opaque_pos: int | None
+    ) -> Attribute:
+        # MLIR reads ``!llvm.array<N x T>``'s count as uint64_t; xDSL takes any integer
+        if attr_name == "llvm.array" and (m := _ARRAY_COUNT.match(self._text, self._current_token.span.start)):
+            if int(m[1]) >> 64:
+                self.raise_error("integer value too large", m.start(1), m.end(1))
+        return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque, starting_opaque_pos)
 
     def parse_type(self) -> TypeAttribute:
         if (type_ := self.parse_optional_type()) is None:

@@ -1869,3 +1869,49 @@ def test_a_tmem_copy_source_of_2_31_elements_is_refused(tmp_path: Path) -> None:
 
 def test_a_tmem_copy_source_below_2_31_elements_is_what_triton_39_accepts(tmp_path: Path) -> None:
     _accepted_as_triton_reads_it(tmp_path, _tmem_copy("32768x32768"))
+
+
+# seed 2030: an ``!llvm.array`` count above uint64_t (mutant 32929), and a memdesc_trans whose
+# written NVMMA layout has no whole swizzle tile (mutant 48748: Triton aborts comparing it)
+def _llvm_array(count: str) -> str:
+    return ('module attributes {"ttg.num-warps" = 4 : i32} {\n'
+            "  llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : "
+            f"!llvm.array<{count} x i8>\n}}\n")
+
+
+def _memdesc_trans(bits: int) -> str:
+    src = "!ttg.memdesc<64x64xf16, #shared, #smem>"
+    return ("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>\n"
+            f"#shared1 = #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = true, elementBitWidth = {bits}}}>\n"
+            "#smem = #ttg.shared_memory\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+            '"ttg.threads-per-warp" = 32 : i32} {\n'
+            f"  tt.func @k(%a: {src}) {{\n"
+            f"    %t = ttg.memdesc_trans %a {{order = array<i32: 1, 0>}} : {src} -> "
+            "!ttg.memdesc<64x64xf16, #shared1, #smem>\n"
+            "    tt.return\n  }\n}\n")
+
+
+def _not_a_tile(bits: int) -> str:
+    return (f"'ttg.memdesc_trans' op result: #ttg.nvmma_shared<{{swizzlingByteWidth = 128, transposed = true, "
+            f"elementBitWidth = {bits}}}> has elementBitWidth {bits}, not a power of 2: no swizzle tile holds whole "
+            "elements (Triton aborts: 'Illegal shared layout')")
+
+
+_SEED_2030_REFUSED = [
+    (_llvm_array(str(2**64)), (2, 103), "integer value too large"),
+    (_llvm_array("1" + "0" * 30), (2, 103), "integer value too large"),
+    (_memdesc_trans(33), (6, 10), _not_a_tile(33)),
+    (_memdesc_trans(24), (6, 10), _not_a_tile(24)),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "message"), _SEED_2030_REFUSED)
+def test_seed_2030_finds(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (got, (line, col)) == (message, where)
+
+
+@pytest.mark.parametrize("text", [_llvm_array(str(2**64 - 1)), _llvm_array("0"), _memdesc_trans(16)])
+def test_what_triton_39_accepts_beside_the_seed_2030_rules(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)

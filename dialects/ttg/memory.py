@@ -46,6 +46,7 @@ from ltc.dialects.ttg.types import (
     dims_text,
     shape_of_shaped,
     verify_layout_dims_fit,
+    verify_swizzle_tile,
 )
 from ltc.dialects.verifier import UnprefixedVerifyException
 from ltc.dialects.ttg_attrs import SharedLayoutAttr, layout_attr
@@ -305,7 +306,11 @@ class MemDescTransOp(IRDLOperation):
         try:
             agree = inferred == written or to_linear_layout(inferred, expected) == to_linear_layout(written, expected)
         except (EncodingError, LayoutError, ValueError, AttributeError):
-            return  # a written layout ltc cannot lay out: not provably different
+            # Triton compares the two as linear layouts and aborts where an NVMMA one has
+            # no whole swizzle tile; any other layout ltc cannot lay out is not provably different
+            verify_swizzle_tile("source", src)
+            verify_swizzle_tile("result", res)
+            return
         if not agree:
             want = MemDescType(
                 expected, src.element_type, layout_attr(inferred), src.memory_space,

@@ -313,6 +313,19 @@ def verify_layout_dims_fit(memdesc: Attribute, what: str) -> None:
         )
 
 
+def verify_swizzle_tile(what: str, memdesc: Attribute) -> None:
+    """An op that maps a shared buffer with a swizzled ``#ttg.nvmma_shared`` layout (an
+    MMAv5 operand, a TMA copy) needs a whole 8-row swizzle tile per CTA in its
+    allocation; Triton aborts on less, ltc says so (``what`` names the operand)."""
+    if not isinstance(memdesc, MemDescType) or not isinstance(memdesc.encoding, LayoutAttr):
+        return
+    enc = memdesc.encoding.encoding
+    if isinstance(enc, NVMMASharedEncoding):
+        problem = enc.swizzle_tile_shortfall(memdesc.get_alloc_shape())
+        if problem is not None:
+            raise VerifyException(f"{what}: {problem}")
+
+
 def _verify_nvmma_block(enc: NVMMASharedEncoding, shape: Sequence[int]) -> None:
     """Triton: a swizzled NVMMA layout needs a whole swizzle row along the contiguous
     dim of each CTA's block (the last dim, dim 0 when transposed; an fp4-padded dim

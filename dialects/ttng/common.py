@@ -19,7 +19,7 @@ from ltc.dialects.ttng.attrs import (
     TensorMemorySpaceAttr,
 )
 from ltc.dialects.verifier import layout_context
-from ltc.encodings.shared import NVMMASharedEncoding, SwizzledSharedEncoding
+from ltc.encodings.shared import SwizzledSharedEncoding
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, TensorType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
@@ -40,7 +40,6 @@ __all__ = [
     "require_tcgen05",
     "verify_barrier_type",
     "verify_same_shape_and_element",
-    "verify_swizzle_tile",
 ]
 
 
@@ -212,16 +211,3 @@ def verify_same_shape_and_element(src: Attribute, dst: Attribute) -> None:
             f"source element type '{attr_text(src)}' must match "
             f"destination element type '{attr_text(dst.element_type)}'"
         )
-
-
-def verify_swizzle_tile(what: str, memdesc: Attribute) -> None:
-    """An op that maps a shared buffer with a swizzled ``#ttg.nvmma_shared`` layout (an
-    MMAv5 operand, a TMA copy) needs a whole 8-row swizzle tile per CTA in its
-    allocation; Triton aborts on less, ltc says so (``what`` names the operand)."""
-    if not isinstance(memdesc, MemDescType) or not isinstance(memdesc.encoding, LayoutAttr):
-        return
-    enc = memdesc.encoding.encoding
-    if isinstance(enc, NVMMASharedEncoding):
-        problem = enc.swizzle_tile_shortfall(memdesc.get_alloc_shape())
-        if problem is not None:
-            raise VerifyException(f"{what}: {problem}")

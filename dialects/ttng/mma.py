@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ltc.dialects.ttg import AsyncTokenType, MemDescType, attr_text
+from ltc.dialects.ttg.types import verify_swizzle_tile
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.dialects.ttng.attrs import (
     ScaleDotElemType,
@@ -31,7 +32,6 @@ from ltc.dialects.ttng.common import (
     require_tcgen05,
     verify_barrier_type,
     verify_completion_barrier,
-    verify_swizzle_tile,
 )
 from ltc.dialects.ttng.tmem import parse_token, print_token
 from xdsl.dialects.builtin import (

@@ -24,7 +24,7 @@ from ltc.dialects.tt import (
 )
 from ltc.dialects.tt.types import element_bit_width
 from ltc.dialects.ttg import MemDescType, attr_text
-from ltc.dialects.ttg.types import verify_layout_dims_fit
+from ltc.dialects.ttg.types import verify_layout_dims_fit, verify_swizzle_tile
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.dialects.ttng.common import (
     TTNGOp,
@@ -38,7 +38,6 @@ from ltc.dialects.ttng.common import (
     parse_types,
     print_types,
     verify_barrier_type,
-    verify_swizzle_tile,
 )
 from ltc.dialects.ods_checks import check_i32_attr, is_signless_int
 from ltc.dialects.ttng.types import TensorDescIm2ColType
