@@ -206,8 +206,6 @@ def _prepare_examples(out: Path, sass_stats: Any, compile_kernel: Any) -> list[d
 
     sys.path.insert(0, str(ROOT / "examples" / "triton"))
     import gen_ir  # sets TRITON_CACHE_DIR / TRITON_HOME before importing triton
-    import triton
-    from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import ASTSource
 
     from ltc.tools.pipeline import PipelineError
@@ -218,10 +216,7 @@ def _prepare_examples(out: Path, sass_stats: Any, compile_kernel: Any) -> list[d
         _, fn, signature, constexprs, options = by_name[name]
         sig = dict(signature, **{k: "constexpr" for k in constexprs})
         src = ASTSource(fn=fn, signature=sig, constexprs=constexprs, attrs=gen_ir.ATTRS.get(name))
-        with triton.knobs.compilation.scope():
-            triton.knobs.compilation.disable_line_info = True
-            triton.knobs.compilation.always_compile = True
-            compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options)
+        compiled = _compile_example(src, options)
         ex = ROOT / "examples" / "triton"
         impls = {}
         sources = {"triton": (compiled.asm["ptx"], "sm_90a", None)}
@@ -241,9 +236,9 @@ def _prepare_examples(out: Path, sass_stats: Any, compile_kernel: Any) -> list[d
             entry["shared_bytes"] = (int(compiled.metadata.shared) if text is None else
                                      bench_codegen.launch_shared_bytes(ptx, text, spec["num_warps"]))
             impls[impl] = entry
-        impls["ltc-layouts-in-triton"] = _inside_triton(out, name, src, options, "layouts")
+        impls["ltc-layouts-in-triton"] = _inside_triton(out, name, src, options, "layouts", sass_stats)
         if lowered:
-            impls["ltc-in-triton"] = _inside_triton(out, name, src, options, "codegen")
+            impls["ltc-in-triton"] = _inside_triton(out, name, src, options, "codegen", sass_stats)
         kernels.append({"name": f"ex.{name}", "kind": "example", "example": name, **spec, "impls": impls})
         print(f"prepared example {name}", flush=True)
     return kernels
@@ -402,23 +397,32 @@ def _prepare_bank_probes(out: Path, sass_stats: Any, per_width: int = 40) -> lis
     return kernels
 
 
-def _inside_triton(out: Path, name: str, src: Any, options: dict, mode: str) -> dict[str, Any]:
-    """The kernel as Triton compiles it with ``ltc.triton.install(mode)``: ``"codegen"``,
-    ltc's PTX assembled by Triton's make_cubin and launched with Triton's metadata (the ABI
-    check); ``"layouts"``, ltc's layouts and the rest of Triton's pipeline."""
+def _compile_example(src: Any, options: dict, mode: str | None = None) -> Any:
+    """``triton.compile`` of an example for sm_90 without line info (``mode``: inside
+    ``ltc.triton.install(mode)``); every implementation of an example is compiled so."""
+    import contextlib
+
     import triton
     from triton.backends.compiler import GPUTarget
 
     import ltc.triton
 
-    with ltc.triton.install(mode, strict=True), triton.knobs.compilation.scope():
+    with (ltc.triton.install(mode, strict=True) if mode else contextlib.nullcontext()), \
+            triton.knobs.compilation.scope():
+        triton.knobs.compilation.disable_line_info = True
         triton.knobs.compilation.always_compile = True
-        compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options)
+        return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options)
+
+
+def _inside_triton(out: Path, name: str, src: Any, options: dict, mode: str, sass_stats: Any) -> dict[str, Any]:
+    """The kernel as Triton compiles it with ``ltc.triton.install(mode)``: ``"codegen"``,
+    ltc's PTX inside Triton's flow, launched with Triton's metadata (the ABI check);
+    ``"layouts"``, ltc's layouts and the rest of Triton's pipeline. Its PTX is assembled
+    by the ptxas that assembles Triton's own PTX, so times compare code, not assemblers."""
+    compiled = _compile_example(src, options, mode)
     key = f"ex.{name}.ltc-{'in' if mode == 'codegen' else 'layouts-in'}-triton"
-    (out / f"{key}.ptx").write_text(compiled.asm["ptx"])
-    (out / f"{key}.cubin").write_bytes(compiled.asm["cubin"])
     ptx = compiled.asm["ptx"]
-    return {"ptx": f"{key}.ptx", "cubin": f"{key}.cubin", "entry": compiled.metadata.name,
+    return {**_write_impl(out, key, ptx, sass_stats, "sm_90a"), "entry": compiled.metadata.name,
             "params": _params(ptx), "threads": 32 * compiled.metadata.num_warps,
             "shared_bytes": int(compiled.metadata.shared)}
 
