@@ -528,8 +528,9 @@ def _insert_after_value(op: Operation, value: SSAValue) -> None:
         Rewriter.insert_op(op, InsertPoint.at_start(value.block))
 
 
-def _shared_operand(value: SSAValue, op_idx: int, allow_transpose: bool) -> SSAValue:
-    """A ``ttg.local_alloc`` of ``value``'s source (conversions peeled) laid out for wgmma."""
+def _shared_operand(value: SSAValue, op_idx: int, allow_transpose: bool, dot: Operation) -> SSAValue:
+    """A ``ttg.local_alloc`` of ``value``'s source (conversions peeled) laid out for wgmma,
+    located at ``dot``."""
     src = _peel_converts(value)
     src_type = src.type
     assert isinstance(src_type, TensorType)
@@ -539,6 +540,7 @@ def _shared_operand(value: SSAValue, op_idx: int, allow_transpose: bool) -> SSAV
     shape = tensor_shape(src_type)
     enc = nvmma_shared_for(shape, order, src_type.element_type, _cga(encoding_of_type(src_type)))
     alloc = LocalAllocOp(MemDescType(shape, src_type.element_type, layout_attr(enc)), src)
+    alloc.location = dot.location
     _insert_after_value(alloc, src)
     return alloc.result
 
@@ -548,6 +550,7 @@ def _convert(value: SSAValue, enc: Encoding, before: Operation) -> SSAValue:
     """A new ``ttg.convert_layout`` of ``value`` to ``enc`` before ``before`` (always
     created, as Triton's pattern does)."""
     cvt = ConvertLayoutOp(value, with_layout(value.type, enc))  # type: ignore[arg-type]
+    cvt.location = before.location
     Rewriter.insert_op(cvt, InsertPoint.before(before))
     return cvt.result
 
@@ -591,10 +594,10 @@ def _rewrite_dot(dot: DotOp, config: ModuleConfig) -> bool:
         a_elem = _elem(a)
         allow_transpose = isinstance(a_elem, (Float16Type, BFloat16Type))
         if comes_from_load_or_block_arg(a):
-            a = _shared_operand(a, 0, allow_transpose)
+            a = _shared_operand(a, 0, allow_transpose, dot)
         else:
             a = _convert(a, DotOperandEncoding(0, mma, dot_operand_k_width(_bits(a_elem))), dot)
-        b = _shared_operand(b, 1, allow_transpose)
+        b = _shared_operand(b, 1, allow_transpose, dot)
         new_dot: Operation = WarpGroupDotOp(
             a,
             b,
@@ -608,8 +611,10 @@ def _rewrite_dot(dot: DotOp, config: ModuleConfig) -> bool:
         b = _convert(dot.b, DotOperandEncoding(1, mma, k_width), dot)
         props = {k: v for k, v in dot.properties.items() if k in ("inputPrecision", "maxNumImpreciseAcc")}
         new_dot = DotOp.create(operands=[a, b, acc], result_types=[new_type], properties=props)
+    new_dot.location = dot.location
     Rewriter.insert_op(new_dot, InsertPoint.before(dot))
     back = ConvertLayoutOp(new_dot.results[0], old_type)  # type: ignore[arg-type]
+    back.location = dot.location
     Rewriter.insert_op(back, InsertPoint.before(dot))
     dot.d.replace_all_uses_with(back.result)
     Rewriter.erase_op(dot)
@@ -629,6 +634,7 @@ def _promote(value: SSAValue, elem: Attribute, before: Operation) -> SSAValue:
         )
     new_type = TensorType(elem, t.get_shape(), t.encoding)
     op: Operation = FpToFpOp(value, new_type) if isinstance(_elem(t), _FP8_ANY) else ExtFOp(value, new_type)
+    op.location = before.location
     Rewriter.insert_op(op, InsertPoint.before(before))
     return op.results[0]
 

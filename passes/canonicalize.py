@@ -70,6 +70,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from ltc.linear_layout import LinearLayout
 from ltc.passes.layout_ir import encoding_of_type, tensor_shape, with_layout
+from ltc.passes.rewrite_locations import AtMatchedLocation
 
 __all__ = ["TRITON_PATTERNS", "TritonCanonicalizePass", "TritonCanonicalizationPattern"]
 
@@ -140,6 +141,7 @@ def _rebuild(op: Operation, operands: Sequence[SSAValue], result_types: Sequence
         result_types=list(result_types if result_types is not None else [r.type for r in op.results]),
         properties=properties,
         attributes=dict(op.attributes),
+        location=op.location,
     )
 
 
@@ -720,7 +722,7 @@ class SimplifyWarpSpecialize(RewritePattern):
             rewriter.notify_op_modified(y)  # type: ignore[arg-type]
         regions = [op.detach_region(r) for r in list(op.regions)]
         new = type(op).create(result_types=[op.results[i].type for i in used], properties=dict(op.properties),
-                              attributes=dict(op.attributes), regions=regions)
+                              attributes=dict(op.attributes), regions=regions, location=op.location)
         results: list[SSAValue | None] = [None] * len(op.results)
         for k, i in enumerate(used):
             results[i] = new.results[k]
@@ -781,4 +783,4 @@ class TritonCanonicalizePass(ModulePass):
         pattern = GreedyRewritePatternApplier(
             [CanonicalizationRewritePattern(), TritonCanonicalizationPattern()], ctx=ctx, folding_enabled=True
         )
-        PatternRewriteWalker(pattern, post_walk_func=region_dce).rewrite_module(op)
+        PatternRewriteWalker(AtMatchedLocation(pattern), post_walk_func=region_dce).rewrite_module(op)

@@ -50,16 +50,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
 from ltc.dialects.tt import PtrType
-from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.dialects.verifier import class_has_trait
 from ltc.encodings.base import CGALayout
 from ltc.encodings.blocked import BlockedEncoding, blocked_for_shape
 from ltc.passes.axis_info import AxisInfoAnalysis, contiguity_order, pointee_bits
-from ltc.passes.layout_ir import TARGET, ModuleConfig, convert_before, layout_of, retype, walk_list, with_layout
+from ltc.passes.layout_ir import TARGET, ModuleConfig, compute_in_and_convert_back, convert_before, layout_of, walk_list
 from ltc.passes.strides import StrideAnalysis, Strides, contiguous_dims, pow2_divisor
 
 __all__ = [
@@ -420,11 +418,7 @@ def _relayout(op: Operation, encoding: BlockedEncoding) -> None:
         old_t = r.type
         if not isinstance(old_t, TensorType) or layout_of(r) is None or layout_of(r) == encoding:
             continue
-        new_t = with_layout(old_t, encoding)
-        retype(r, new_t)
-        back = ConvertLayoutOp(r, old_t)
-        Rewriter.insert_op(back, InsertPoint.after(op))
-        r.replace_uses_with_if(back.result, lambda use, back=back: use.operation is not back)
+        compute_in_and_convert_back(r, encoding)
 
 
 @dataclass(frozen=True)

@@ -47,9 +47,7 @@ from xdsl.utils.exceptions import PassFailedException
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.encodings import Encoding, to_linear_layout
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.linear import LinearEncoding
@@ -60,6 +58,7 @@ from ltc.passes.layout_log import LayoutLog
 from ltc.passes.layout_objective import TIE_BREAK, LayoutObjective, consistent, minimize, triton_rule_start
 from ltc.passes.layout_ir import (
     ModuleConfig,
+    compute_in_and_convert_back,
     convert_before,
     encoding_of_type,
     for_iter_of,
@@ -605,11 +604,7 @@ class LayoutEngine:
         for r, e in zip(tensor_results(op), outs):
             if e is None or layout_of(r) == e:
                 continue
-            old = r.type
-            retype(r, with_layout(r.type, e))
-            cvt = ConvertLayoutOp(r, old)  # type: ignore[arg-type]
-            Rewriter.insert_op(cvt, InsertPoint.after(op))
-            r.replace_uses_with_if(cvt.result, lambda u, c=cvt: u.operation is not c)
+            compute_in_and_convert_back(r, e)
 
     def _free_as_is(self, op: Operation, src: Encoding) -> bool:
         """Whether a shape op whose verifier compares linear layouts (not a reduction or

@@ -192,8 +192,21 @@ def convert_before(value: SSAValue, encoding: Encoding, op: Operation) -> SSAVal
         return value
     assert isinstance(value.type, TensorType)
     cvt = ConvertLayoutOp(value, with_layout(value.type, encoding))  # type: ignore[arg-type]
+    cvt.location = op.location  # a conversion for a use is located at the user, as in Triton
     Rewriter.insert_op(cvt, InsertPoint.before(op))
     return cvt.result
+
+
+def compute_in_and_convert_back(result: OpResult, encoding: Encoding) -> None:
+    """Retype ``result`` (of op ``P``) to layout ``encoding`` and give its users its old
+    type back through a new ``ttg.convert_layout`` right after ``P`` (located at ``P``)."""
+    op = result.op
+    old = result.type
+    retype(result, with_layout(old, encoding))
+    back = ConvertLayoutOp(result, old)  # type: ignore[arg-type]
+    back.location = op.location
+    Rewriter.insert_op(back, InsertPoint.after(op))
+    result.replace_uses_with_if(back.result, lambda use: use.operation is not back)
 
 
 @dataclass(frozen=True)

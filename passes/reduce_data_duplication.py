@@ -238,6 +238,7 @@ def _rewrite(cvt: ConvertLayoutOp) -> bool:
     )
     alloc = LocalAllocOp(MemDescType(tensor_shape(dst_type), dst_type.element_type, layout_attr(shared)), cvt.src)
     load = LocalLoadOp(alloc.result, dst_type)
+    alloc.location = load.location = cvt.location
     Rewriter.insert_op([alloc, load], InsertPoint.before(cvt))
     cvt.result.replace_all_uses_with(load.result)
     Rewriter.erase_op(cvt)

@@ -330,6 +330,8 @@ def _carry_again(
     inits = [resolve(loop.operands[3 + i]) for i in indices]
     region = loop.detach_region(loop.body)
     rebuilt = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.operands[3:], *inits], region)
+    rebuilt.attributes.update(loop.attributes)  # tt.num_stages and the like stay on the loop
+    rebuilt.location = loop.location
     Rewriter.insert_op(rebuilt, InsertPoint.before(loop))
     for old_r, new_r in zip(loop.results, rebuilt.results):
         new_r.name_hint = old_r.name_hint

@@ -60,7 +60,10 @@ def fold_conversions(module: ModuleOp) -> None:
 
     from ltc.dialects.ttg.convert_layout import CONVERT_LAYOUT_PATTERNS
 
-    _walker_type()(GreedyRewritePatternApplier(list(CONVERT_LAYOUT_PATTERNS)), apply_recursively=True).rewrite_module(module)
+    from ltc.passes.rewrite_locations import AtMatchedLocation
+
+    applier = AtMatchedLocation(GreedyRewritePatternApplier(list(CONVERT_LAYOUT_PATTERNS)))
+    _walker_type()(applier, apply_recursively=True).rewrite_module(module)
 
 
 _WALKER: list[type] = []

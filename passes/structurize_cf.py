@@ -182,7 +182,9 @@ def _nest(block: Block, into: Block, results: list, top: bool) -> None:
         if block is into and top:
             return
         term.detach()
-        into.add_op(ReturnOp(*values) if top else scf.YieldOp(*values))
+        end = ReturnOp(*values) if top else scf.YieldOp(*values)
+        end.location = term.location
+        into.add_op(end)
         term.erase()
         return
     if term.name == "cf.br":
@@ -198,7 +200,9 @@ def _nest(block: Block, into: Block, results: list, top: bool) -> None:
         into.add_op(if_op)
         _nest(then_block, regions[0].block, results, top=False)
         _nest(else_block, regions[1].block, results, top=False)
-        into.add_op(ReturnOp(*if_op.results) if top else scf.YieldOp(*if_op.results))
+        end = ReturnOp(*if_op.results) if top else scf.YieldOp(*if_op.results)
+        end.location = term.location
+        into.add_op(end)
         _drop(term)
         return
     raise StructurizeError(term, f"'{term.name}' ends a block: only cf.br, cf.cond_br and tt.return are supported between blocks")

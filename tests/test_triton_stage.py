@@ -61,6 +61,14 @@ def test_kernels_compile_to_cubin_with_ltc_layouts(spy: list[str], name: str) ->
     assert spy == [name]
     assert ours.asm["cubin"] and ours.hash != plain.hash  # its own cache entry
     assert ours.asm["ttgir"].count("ttg.convert_layout") <= plain.asm["ttgir"].count("ttg.convert_layout")
+    # as many source positions in the PTX's line info as Triton's own (every one, where no
+    # two ops of one position merge differently)
+    lines = [set(re.findall(r"\.loc\s+\d+ (\d+ \d+)", c.asm["ptx"])) for c in (plain, ours)]
+    assert len(lines[1]) == len(lines[0])
+    # attention_fwd: one instruction computes the column index of both ``off_n`` (line 91)
+    # and ``off_d[None, :]`` (line 93); Triton's line info names the latter, ltc's the former
+    if name != "attention_fwd":
+        assert lines[1] == lines[0]
 
 
 def test_strict_raises_and_lenient_falls_back_with_one_line(spy: list[str], caplog) -> None:  # noqa: ANN001

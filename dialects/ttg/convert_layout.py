@@ -179,6 +179,7 @@ class RematerializeConvertedSource(RewritePattern):
                 result_types=[res_type],
                 properties=dict(src.properties),
                 attributes=dict(src.attributes),
+                location=src.location,
             )
             _keep_name(new, op, src)
             rewriter.replace(op, new)
@@ -192,7 +193,7 @@ class RematerializeConvertedSource(RewritePattern):
                 props["value"] = new_value
             else:
                 attrs["value"] = new_value
-            new = type(src).create(result_types=[res_type], properties=props, attributes=attrs)
+            new = type(src).create(result_types=[res_type], properties=props, attributes=attrs, location=src.location)
             _keep_name(new, op, src)
             rewriter.replace(op, new)
 
