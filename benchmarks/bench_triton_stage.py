@@ -9,7 +9,8 @@ SUBSTRING: its TTIR compiled to cubin by ``triton.compile`` twice on the CPU
 ltc installed (``strict=False``: a kernel ltc does not take is compiled by Triton and
 counted as a fallback, with ltc's one-line reason). Columns: ``ttg.convert_layout`` in the
 final TTGIR of each, SASS instructions of each cubin (same ``ptxas``: Triton's bundled
-one), and the verdict. Totals: compiled to cubin with ltc, fallbacks, conversions and SASS
+one), the source positions (``.loc`` line and column) the PTX's line info names, and the
+verdict. Totals: compiled to cubin with ltc, fallbacks, conversions and SASS
 ltc <= Triton per kernel and in total. Targets (issue 18): every variant compiles to cubin
 with ltc installed; conversions <= Triton's on every kernel; SASS <= Triton's on >= 95 % of
 the kernels and in total. Exit status 1 when one is missed.
@@ -69,6 +70,11 @@ def _sass(compiled: Any) -> int:
     return sass_stats.sass_counts(sass_stats.sass_text(compiled.asm["cubin"])).instructions
 
 
+def line_info_positions(ptx: str) -> int:
+    """Distinct ``(line, column)`` source positions of ``ptx``'s ``.loc`` directives."""
+    return len(set(re.findall(r"^\s*\.loc\s+\d+\s+(\d+)\s+(\d+)", ptx, re.MULTILINE)))
+
+
 def measure(path: Path, cc: int, warps: int, reasons: list[str]) -> dict[str, Any]:
     import ltc.triton
 
@@ -92,6 +98,8 @@ def measure(path: Path, cc: int, warps: int, reasons: list[str]) -> dict[str, An
     row["cvt_ltc"] = ours.asm["ttgir"].count("ttg.convert_layout")
     row["sass_triton"] = _sass(base)
     row["sass_ltc"] = _sass(ours)
+    row["loc_triton"] = line_info_positions(base.asm["ptx"])
+    row["loc_ltc"] = line_info_positions(ours.asm["ptx"])
     return row
 
 
@@ -120,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"WORSE{' cvt' if row['cvt_ltc'] > row['cvt_triton'] else ''}"
                     f"{' sass' if row['sass_ltc'] > row['sass_triton'] else ''}")
                 print(f"{row['variant']:70s} cvt {row['cvt_ltc']:3d}/{row['cvt_triton']:<3d} "
-                      f"sass {row['sass_ltc']:5d}/{row['sass_triton']:<5d} {verdict}", flush=True)
+                      f"sass {row['sass_ltc']:5d}/{row['sass_triton']:<5d} "
+                      f"lines {row['loc_ltc']:3d}/{row['loc_triton']:<3d} {verdict}", flush=True)
     done = [r for r in rows if "error" not in r]
     taken = [r for r in done if not r["fallback"]]
     cvt_worse = [r["variant"] for r in taken if r["cvt_ltc"] > r["cvt_triton"]]
@@ -134,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{sum(r['cvt_triton'] for r in taken)} (ltc more on {len(cvt_worse)}); SASS ltc <= Triton on "
               f"{sass_le}/{len(taken)} ({100 * sass_le / len(taken):.1f} %), total "
               f"{sum(r['sass_ltc'] for r in taken)} vs {sum(r['sass_triton'] for r in taken)}")
+        fewer = sum(r["loc_ltc"] < r["loc_triton"] for r in taken)
+        print(f"line info: source positions {sum(r['loc_ltc'] for r in taken)} vs Triton "
+              f"{sum(r['loc_triton'] for r in taken)} (ltc fewer on {fewer}, more on "
+              f"{sum(r['loc_ltc'] > r['loc_triton'] for r in taken)})")
     if a.json:
         a.json.write_text(json.dumps(rows, indent=1))
     ok = (not errors and len(taken) == len(done) and not cvt_worse and taken
