@@ -1,9 +1,12 @@
 """Checking a pass chunk where ltc departs from the file's FileCheck lines on purpose.
 
 A departure stands when ltc's output is as good as Triton's: Triton 3.9 parses and
-verifies it, it holds no more ``ttg.convert_layout`` ops than Triton's own pass output
-on the same chunk, and ltc's value interpreter gives the same results on it as on the
-input.  The Triton parts run in ``suite_oracle``'s children; this module holds the ltc
+verifies it, it runs no more ``ttg.convert_layout`` ops than Triton's own pass output on
+the same chunk, and ltc's value interpreter gives the same results on it as on the
+input. "Runs" counts each conversion by its execution weight (the layout objective's:
+the trip count of each enclosing ``scf.for`` with constant bounds, 16 for any other loop),
+so a conversion moved out of a loop counts less than one left inside; where a module
+cannot be weighed, ops are counted as written.  The Triton parts run in ``suite_oracle``'s children; this module holds the ltc
 part (:func:`interpret_compare`, run in the suite's workers) and the verdict
 (:class:`DepartureCheck`).
 
@@ -34,13 +37,29 @@ def count_converts(text: str) -> int:
     return len(_CONVERT.findall(text))
 
 
+def weighted_converts(text: str, allow_unregistered: bool = False) -> float | None:
+    """The ``ttg.convert_layout`` ops of a printed module, each counted by its execution
+    weight (``ltc.passes.conversion_cost.execution_weight``); None where ltc cannot read it."""
+    from ltc.dialects.context import triton_context
+    from ltc.dialects.reader import SourceError, parse_module_text
+    from ltc.dialects.ttg import ConvertLayoutOp
+    from ltc.passes.conversion_cost import execution_weight
+
+    try:
+        module = parse_module_text(triton_context(allow_unregistered), text).module
+    except SourceError:
+        return None
+    return sum(execution_weight(op) for op in module.walk() if isinstance(op, ConvertLayoutOp))
+
+
 @dataclass(frozen=True)
 class DepartureCheck:
     """The checks of one departure chunk whose ltc run succeeded.
 
     ``verifies``: Triton parses and verifies ltc's output (None: not asked);
     ``converts``: ``ttg.convert_layout`` ops in ltc's output and in Triton's pass output
-    (None when Triton's pass failed: nothing to compare with); ``interpreter``:
+    (None when Triton's pass failed: nothing to compare with); ``weighted``: the same,
+    each by its execution weight (None where ltc cannot read one of them); ``interpreter``:
     ``same``, ``skipped: why`` or ``differs: why``; ``same_as_triton``: ltc's output
     equals Triton 3.9's pass output up to value names (the file's checks are older).
     """
@@ -51,18 +70,30 @@ class DepartureCheck:
     triton_converts: int | None
     interpreter: str
     same_as_triton: bool = False
+    weighted: tuple[float, float] | None = None
+
+    @property
+    def fewer(self) -> bool:
+        """ltc runs no more conversions than Triton (weighted where both weigh)."""
+        if self.triton_converts is None:
+            return True
+        if self.weighted is not None:
+            return self.weighted[0] <= self.weighted[1]
+        return self.converts <= self.triton_converts
 
     @property
     def holds(self) -> bool:
-        fewer = self.triton_converts is None or self.converts <= self.triton_converts
-        return bool(self.verifies) and fewer and not self.interpreter.startswith("differs")
+        return bool(self.verifies) and self.fewer and not self.interpreter.startswith("differs")
 
     def summary(self) -> str:
         triton = "?" if self.triton_converts is None else str(self.triton_converts)
+        counted = f"converts {self.converts} {'>' if self.converts > (self.triton_converts or self.converts) else '<='} {triton}"
+        if self.weighted is not None and self.triton_converts is not None:
+            ours, theirs = self.weighted
+            counted += f", weighted {ours:g} {'<=' if ours <= theirs else '>'} {theirs:g}"
         parts = [
             "Triton verifies" if self.verifies else f"Triton rejects: {self.triton_error[:120]}",
-            f"converts {self.converts} <= {triton}" if self.triton_converts is None
-            or self.converts <= self.triton_converts else f"converts {self.converts} > {triton}",
+            counted,
             f"interpreter {self.interpreter}",
         ]
         if self.same_as_triton:

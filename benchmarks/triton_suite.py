@@ -53,7 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling helper modules
 
-from suite_departures import DepartureCheck, count_converts, interpret_compare  # noqa: E402
+from suite_departures import DepartureCheck, count_converts, interpret_compare, weighted_converts  # noqa: E402
 from suite_filecheck import CheckResult, filecheck_options, run_filecheck  # noqa: E402
 from suite_oracle import TritonVerdict  # noqa: E402
 from suite_lit import (  # noqa: E402
@@ -156,10 +156,7 @@ each one: ltc refuses it by name (:data:`REFUSALS`), or Triton 3.9 verifies ltc'
 output, it has no more ``ttg.convert_layout`` than Triton's pass output, and ltc's
 interpreter gives the same results on it as on the input (``suite_departures``)."""
 
-LAYOUT_FAILS: dict[str, str] = {
-    "TritonGPU/combine.mlir#run0#chunk31": "5 conversions against Triton's 4, weighted cost lower: ltc converts "
-    "two loop results once after the loop where Triton converts inside it every iteration",
-}
+LAYOUT_FAILS: dict[str, str] = {}
 """The layout-assignment departures whose check does not hold yet (more conversions than
 Triton's pass), each with why; every other one must hold."""
 
@@ -520,9 +517,11 @@ def _check_departures(runs: tuple[RunResult, ...], oracle, jobs: int) -> tuple[R
     for (r, p), mine, triton in zip(todo, verified, theirs):
         errs = [d.message for d in parse_diagnostics(mine.diagnostics) if d.severity == "error"]
         same = triton.accepted and _SSA.sub("%_", triton.printed or "") == _SSA.sub("%_", mine.printed or "-")
+        weights = [weighted_converts(t, r.allow_unregistered) for t in (p.output, triton.printed or "")]
         checks[(r.key, p.index)] = DepartureCheck(
             mine.accepted, (errs[0] if errs else mine.diagnostics.strip())[:200], count_converts(p.output),
-            count_converts(triton.printed or "") if triton.accepted else None, p.interpreter, same)
+            count_converts(triton.printed or "") if triton.accepted else None, p.interpreter, same,
+            (weights[0], weights[1]) if None not in weights else None)
     out = []
     for r in runs:
         if not r.pending:

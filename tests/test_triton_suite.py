@@ -27,7 +27,7 @@ from suite_lit import (  # noqa: E402
     pipeline_pass_names,
     split_chunks,
 )
-from suite_departures import count_converts, interpret_compare  # noqa: E402
+from suite_departures import DepartureCheck, count_converts, interpret_compare, weighted_converts  # noqa: E402
 from suite_oracle import OracleItem, TritonOracle, triton_version  # noqa: E402
 
 SUITE = Path(os.environ.get("LTC_TRITON_SUITE", ts.DEFAULT_SUITE))
@@ -281,3 +281,43 @@ def test_departure_checks_hold(result: ts.SuiteResult) -> None:
     report = ts.format_report(result)
     assert "| chunk | verdict | reason | check |" in report
     assert "chunks departure-checked" in report
+
+
+_LOOP_CONVERTS = """
+#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @k(%x: tensor<128xf32, #a>, %n: i32) -> tensor<128xf32, #b> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c6 = arith.constant 6 : i32
+    %y = ttg.convert_layout %x : tensor<128xf32, #a> -> tensor<128xf32, #b>
+    %r = scf.for %i = %c0 to %c6 step %c1 iter_args(%acc = %y) -> (tensor<128xf32, #b>) : i32 {
+      %t = ttg.convert_layout %x : tensor<128xf32, #a> -> tensor<128xf32, #b>
+      %s = scf.for %j = %c0 to %n step %c1 iter_args(%in = %t) -> (tensor<128xf32, #b>) : i32 {
+        %u = ttg.convert_layout %x : tensor<128xf32, #a> -> tensor<128xf32, #b>
+        %v = arith.addf %in, %u : tensor<128xf32, #b>
+        scf.yield %v : tensor<128xf32, #b>
+      }
+      scf.yield %s : tensor<128xf32, #b>
+    }
+    tt.return %r : tensor<128xf32, #b>
+  }
+}
+"""
+
+
+def test_weighted_converts_count_each_by_its_loops() -> None:
+    # once, 6 times (constant trip count), 6 x 16 times (a loop of unknown trip count)
+    assert count_converts(_LOOP_CONVERTS) == 3
+    assert weighted_converts(_LOOP_CONVERTS) == 1 + 6 + 6 * 16
+    assert weighted_converts("not IR") is None
+
+
+def test_a_departure_is_judged_by_weighted_conversions_where_both_weigh() -> None:
+    fewer_run = DepartureCheck(True, "", 5, 4, "same", weighted=(67.0, 128.0))
+    more_run = DepartureCheck(True, "", 3, 4, "same", weighted=(96.0, 64.0))
+    unweighed = DepartureCheck(True, "", 5, 4, "same")
+    assert (fewer_run.holds, more_run.holds, unweighed.holds) == (True, False, False)
+    assert fewer_run.summary() == "Triton verifies; converts 5 > 4, weighted 67 <= 128; interpreter same"
+    assert more_run.summary() == "Triton verifies; converts 3 <= 4, weighted 96 > 64; interpreter same"
