@@ -506,11 +506,18 @@ class TritonParser(Parser):
     def _parse_dialect_type_or_attribute_body(
         self, attr_name: str, is_type: bool, is_opaque: bool, starting_opaque_pos: int | None
     ) -> Attribute:
+        start = self._current_token.span.start
         # MLIR reads ``!llvm.array<N x T>``'s count as uint64_t; xDSL takes any integer
-        if attr_name == "llvm.array" and (m := _ARRAY_COUNT.match(self._text, self._current_token.span.start)):
+        if attr_name == "llvm.array" and (m := _ARRAY_COUNT.match(self._text, start)):
             if int(m[1]) >> 64:
                 self.raise_error("integer value too large", m.start(1), m.end(1))
-        return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque, starting_opaque_pos)
+        if not is_type:
+            return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque, starting_opaque_pos)
+        try:
+            return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque, starting_opaque_pos)
+        except VerifyException as e:
+            # MLIR checks a dialect type's parameters where they start (its '<')
+            self.raise_error(str(e), start, start + 1)
 
     def parse_type(self) -> TypeAttribute:
         if (type_ := self.parse_optional_type()) is None:

@@ -726,32 +726,32 @@ def _memdesc_arg(ty: str) -> str:
             "#ttg.dot_op: integer value too large",
         ),
         # memdesc shapes and elements (Triton's type verifier)
-        (_memdesc_arg(f"0x64xf16, {_SW}, #ttg.shared_memory"), (2, 134), "shape has 0 dimension"),
+        (_memdesc_arg(f"0x64xf16, {_SW}, #ttg.shared_memory"), (2, 28), "shape has 0 dimension"),
         (
             _memdesc_arg(f"7x16xf16, {_SW}, #ttg.shared_memory"),
-            (2, 134),
+            (2, 28),
             "shape must have power-of-2 and non-zero dimensions; got 7, 16",
         ),
         (
             _memdesc_arg(f"16x64xi1, {_SW}, #ttg.shared_memory"),
-            (2, 134),
+            (2, 28),
             "shared-memory element type bit width must be a multiple of 8; got 1",
         ),
-        (_memdesc_arg(f"16x64xi4, {_SW}, #ttg.shared_memory"), (2, 134), "element type bit width must be 1 or at least 8; got 4"),
+        (_memdesc_arg(f"16x64xi4, {_SW}, #ttg.shared_memory"), (2, 28), "element type bit width must be 1 or at least 8; got 4"),
         (
             _memdesc_arg(f"128x128xi1, {_TMEM}, #ttng.tensor_memory"),
-            (2, 133),
+            (2, 28),
             "tensor-memory element type bit width must be at least 8; got 1",
         ),
         # Triton aborts on these: an element without a bit width, a pointer in tensor memory
         (
             _memdesc_arg(f"16x64xindex, {_SW}, #ttg.shared_memory"),
-            (2, 137),
+            (2, 28),
             "the element type of a memdesc must be an integer or float type, got index",
         ),
         (
             _memdesc_arg(f"128x128x!tt.ptr<f32>, {_TMEM}, #ttng.tensor_memory"),
-            (2, 143),
+            (2, 28),
             "the element type of tensor memory must be an integer or float type, got !tt.ptr<f32>",
         ),
     ],
@@ -895,19 +895,19 @@ def _reshape(spt: int) -> str:
         # an NVMMA swizzle row must fit each CTA's block, counted in the layout's rank
         (
             _memdesc_arg(f"64x64xf16, {_nv(128, extra=', CGALayout = [[0, 1]]')}, #ttg.shared_memory"),
-            (2, 169),
+            (2, 28),
             "block shape along the contiguous dimension 1 is too small for the swizzle byte size 128 in an "
             "NVMMASharedLayout, got 32 but expected at least 64",
         ),
         (
             _memdesc_arg(f"1x1x1x1x32xf16, {_nv(64, bits=7, extra=', CGALayout = [[1, 0, 0, 0, 0]]')}, #ttg.shared_memory"),
-            (2, 181),
+            (2, 28),
             "block shape along the contiguous dimension 4 is too small for the swizzle byte size 64 in an "
             "NVMMASharedLayout, got 32 but expected at least 73",
         ),
         (
             _memdesc_arg(f"2x64x32xf16, {_nv(128)}, #ttg.shared_memory"),
-            (2, 149),
+            (2, 28),
             "block shape along the contiguous dimension 1 is too small for the swizzle byte size 128 in an "
             "NVMMASharedLayout, got 32 but expected at least 64",
         ),
@@ -1226,8 +1226,8 @@ def test_triton_39_rejects_these_as_well(tmp_path: Path, text: str, where: tuple
     ("text", "where"),
     [
         # a tensor-memory dim of 2**31 (Triton aborts building its layout: 'Invalid basis')
-        (_memdesc_arg(f"2147483648x128xf32, {_TMEM128}, #ttng.tensor_memory, mutable"), (2, 150)),
-        (_memdesc_arg(f"128x128xf32, {_TMEM128}, #ttng.tensor_memory, mutable, 2147483648x128"), (2, 159)),
+        (_memdesc_arg(f"2147483648x128xf32, {_TMEM128}, #ttng.tensor_memory, mutable"), (2, 28)),
+        (_memdesc_arg(f"128x128xf32, {_TMEM128}, #ttng.tensor_memory, mutable, 2147483648x128"), (2, 28)),
     ],
 )
 def test_ltc_refuses_the_tensor_memory_triton_aborts_on(tmp_path: Path, text: str, where: tuple[int, int]) -> None:
@@ -1312,9 +1312,9 @@ _RANK1 = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]
         (_reinterpret(f"32x2147483648xf32, {_SW2}, #ttg.shared_memory, mutable", f"16xf32, {_RANK1}, #ttg.shared_memory, mutable"),
          (3, 8), "'ttg.memdesc_reinterpret' op source " + _OUT_OF_RANGE.format(d=1)),
         # Triton keeps NVMMA memdesc sizes in 32 bits: a multiple of 2**32 is 0 (SIGFPE)
-        (_memdesc_arg(f"1099511627776x1099511627776xf32, {_NV32}, #ttg.shared_memory, mutable"), (2, 178),
+        (_memdesc_arg(f"1099511627776x1099511627776xf32, {_NV32}, #ttg.shared_memory, mutable"), (2, 28),
          "#ttg.nvmma_shared memdesc shape dimension 0 of size 1099511627776 is out of range: a multiple of 2**32 is 0 in 32 bits"),
-        (_memdesc_arg(f"32x32xf32, {_NV32}, #ttg.shared_memory, mutable, 12884901888x32x32"), (2, 175),
+        (_memdesc_arg(f"32x32xf32, {_NV32}, #ttg.shared_memory, mutable, 12884901888x32x32"), (2, 28),
          "#ttg.nvmma_shared memdesc alloc shape dimension 0 of size 12884901888 is out of range: a multiple of 2**32 is 0 in 32 bits"),
         # a subslice may not cut through the swizzle pattern: each coordinate bit that picks a
         # tile of the view along a narrowed dim must be a single offset bit
@@ -1500,10 +1500,10 @@ _TILE = "{w} layout has rank 2 but the {w} has rank 3: a {op} needs a layout of 
         (_view("trans", _md("2x32x32", _SW3), _md("2x32x32", _NV32)), (3, 8),
          "'ttg.memdesc_trans' op " + _TILE.format(w="result", op="transpose")),
         # getTMABlockShape's contiguous dim: dim 0 when transposed (any rank); fp4 padding doubles it
-        (_nvmma_arg("2x4x16xf32", "64, transposed = true, elementBitWidth = 32, rank = 3"), (2, 156),
+        (_nvmma_arg("2x4x16xf32", "64, transposed = true, elementBitWidth = 32, rank = 3"), (2, 28),
          "block shape along the contiguous dimension 0 is too small for the swizzle byte size 64 in an "
          "NVMMASharedLayout, got 2 but expected at least 16"),
-        (_nvmma_arg("64x32xi8", "128, transposed = false, elementBitWidth = 8, fp4Padded = true"), (2, 163),
+        (_nvmma_arg("64x32xi8", "128, transposed = false, elementBitWidth = 8, fp4Padded = true"), (2, 28),
          "block shape along the contiguous dimension 1 is too small for the swizzle byte size 128 in an "
          "NVMMASharedLayout, got 64 but expected at least 128"),
         # MLIR's emitError (no op prefix)
@@ -1915,3 +1915,21 @@ def test_seed_2030_finds(tmp_path: Path, text: str, where: tuple[int, int], mess
 @pytest.mark.parametrize("text", [_llvm_array(str(2**64 - 1)), _llvm_array("0"), _memdesc_trans(16)])
 def test_what_triton_39_accepts_beside_the_seed_2030_rules(tmp_path: Path, text: str) -> None:
     _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# A dialect type's parameter errors are reported where its parameters start (its '<'),
+# as MLIR's parser reports them (Triton 3.9's columns)
+_TYPE_HEAD = ('#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>\n'
+              '#smem = #ttg.shared_memory\nmodule attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {\n')
+
+
+@pytest.mark.parametrize(("arg", "col", "message"), [
+    ("!ttg.memdesc<64x64xf16, #shared, #smem, mutable, 32x64>", 30,
+     "shape must be less than or equal to allocShape. shape = 64, 64, allocShape = 32, 64"),
+    ("!ttg.memdesc<64xf16, #shared, #smem>", 30, "rank must be equal to or one less than the shape size. Got 2 and 1"),
+    ("!tt.tensordesc<tensor<64x64xf16, #shared>>", 32,
+     "tensor descriptors must not wrap tensor types; use !tt.tensordesc<shape x element-type[, layout]> instead"),
+])
+def test_type_parameter_errors_point_at_the_parameters(tmp_path: Path, arg: str, col: int, message: str) -> None:
+    text = _TYPE_HEAD + f"  tt.func @f(%a: {arg}) {{\n    tt.return\n  }}\n}}\n"
+    assert _refused(tmp_path, text) == (4, col, message)

@@ -135,11 +135,14 @@ class TensorDescType(BlockTypeView, ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos  # the '<', where Triton reports a bad parameter list
         with parser.in_angle_brackets():
             if parser.parse_optional_characters("tensor") is not None:
                 parser.raise_error(
                     "tensor descriptors must not wrap tensor types; use "
-                    "!tt.tensordesc<shape x element-type[, layout]> instead"
+                    "!tt.tensordesc<shape x element-type[, layout]> instead",
+                    start,
+                    start + 1,
                 )
             shape, element_type = parser.parse_ranked_shape()
             encoding: Attribute = NoneAttr()
