@@ -25,13 +25,15 @@ ptxas (Triton relies on LLVM's for the same effect):
   instead of by stacking the operation on its operand (what LLVM's instcombine gives
   Triton: ``((tid >> 3) & 15) * 64`` becomes ``(tid << 3) & 0x3c0``).
 
-Pure integer ops are also made once per block (common subexpressions), and the
+Pure ops (integer and float arithmetic, compares, casts, the math intrinsics) are also
+made once per block (common subexpressions), and the
 caller may declare the bits a value can have (:meth:`assume_bits`, for ``tid.x`` <
 the CTA size) so that masks that clear nothing are left out.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from xdsl.dialects import llvm
@@ -66,6 +68,12 @@ ICMP = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule
 """LLVM's integer compare predicates, by name."""
 
 _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+_PURE_INTRINSIC = re.compile(
+    r"llvm\.(fabs|floor|ceil|trunc|rint|round|sqrt|fma|minnum|maxnum|minimum|maximum|smin|smax|umin|umax|abs|copysign"
+    r"|nvvm\.(ex2|lg2|sin|cos|rsqrt|sqrt|rcp|div|fmin|fmax))\."
+)
+"""Intrinsics whose result depends on their operands alone (no memory, no other lane)."""
 
 
 def is_float(t: Attribute) -> bool:
@@ -170,8 +178,9 @@ class ThreadBuilder:
             key = (name, *sorted((a, b), key=id)) if name in _COMMUTATIVE else (name, a, b)
             return self._derive(("bin", *key), lambda: self.value(_BINARY[name](a, b)))
         if name in _CONTRACTIBLE and self.fp_contract:
-            return self.value(_BINARY[name](a, b, llvm.FastMathAttr([llvm.FastMathFlag.ALLOW_CONTRACT])))
-        return self.value(_BINARY[name](a, b))
+            return self._derive(("fbin", name, a, b), lambda: self.value(
+                _BINARY[name](a, b, llvm.FastMathAttr([llvm.FastMathFlag.ALLOW_CONTRACT]))))
+        return self._derive(("fbin", name, a, b), lambda: self.value(_BINARY[name](a, b)))
 
     # -- bit-linear values (see the module docstring) -----------------------------------
     def assume_bits(self, v: SSAValue, mask: int) -> None:
@@ -390,7 +399,7 @@ class ThreadBuilder:
         return self._derive(("icmp", pred, a, b), lambda: self.value(llvm.ICmpOp(a, b, IntegerAttr(ICMP[pred], i64))))
 
     def fcmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.value(llvm.FCmpOp(a, b, pred))
+        return self._derive(("fcmp", pred, a, b), lambda: self.value(llvm.FCmpOp(a, b, pred)))
 
     def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         if a is b:
@@ -398,7 +407,7 @@ class ThreadBuilder:
         return self._derive(("select", c, a, b), lambda: self.value(llvm.SelectOp(c, a, b)))
 
     def fneg(self, a: SSAValue) -> SSAValue:
-        return self.value(llvm.FNegOp(a))
+        return self._derive(("fneg", a), lambda: self.value(llvm.FNegOp(a)))
 
     def cast(self, name: str, a: SSAValue, t: Attribute) -> SSAValue:
         """``llvm.<name>`` cast of ``a`` to ``t`` (zext, sext, trunc, fpext, fptrunc, sitofp,
@@ -408,7 +417,7 @@ class ThreadBuilder:
         if name == "inttoptr":
             # xDSL's constructor always makes an address-space-0 pointer: give the type here
             return self.value(llvm.IntToPtrOp.build(operands=[a], result_types=[t]))
-        return self.value(_CASTS[name](a, t))
+        return self._derive(("cast", name, a, str(t)), lambda: self.value(_CASTS[name](a, t)))
 
     def gep(self, base: SSAValue, index: SSAValue, pointee: Attribute) -> SSAValue:
         """``base + index * sizeof(pointee)`` on a global pointer. Constant parts of
@@ -435,6 +444,11 @@ class ThreadBuilder:
 
     # -- intrinsics and inline PTX ---------------------------------------------------------
     def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute | None) -> SSAValue:
+        if result is not None and _PURE_INTRINSIC.match(name):
+            return self._derive(("intrinsic", name, *args), lambda: self._call(name, args, result))
+        return self._call(name, args, result)
+
+    def _call(self, name: str, args: Sequence[SSAValue], result: Attribute | None) -> SSAValue:
         op = self.add(llvm.CallIntrinsicOp(name, list(args), [result] if result is not None else []))
         return op.results[0] if result is not None else None  # type: ignore[return-value]
 

@@ -29,18 +29,18 @@ with our own derivations, denormal inputs flushed to zero as Triton's libdevice 
   f32 numbers are multiples of 2^28) the reduction would need more of π than three
   doubles hold, and ``sin``/``cos.approx`` is used, as the hardware computes it; inf and
   NaN give NaN.
-* **powi** (libdevice's ``__nv_powif``: an f32 to an i32 power): square and multiply in
-  f64 over the 32 bits of |n| (as unsigned, so n = −2^31 too), 1 / x^|n| for negative
-  n, rounded once to f32. Each f64 product adds at most 2^-53 relative error and there
-  are fewer than 2 log2|n| + 1 of them, so below |n| = 2^20 the result is the correctly
-  rounded f32 but within 2^-13 ulp of a tie. x^0 = 1 (NaN, 0 and inf included); an
-  overflow or underflow of the f64 powers gives the f32 result's inf or 0 (the powers
-  of |x| are monotone, so no 0 · inf arises); the sign of a negative x survives odd n.
+* **powi** (libdevice's ``__nv_powif``: an f32 to an i32 power): pow below of x and n
+  converted to f32 (exact up to |n| = 2^24; beyond, the power of the nearest f32), the
+  sign of a negative x kept for odd n itself. A constant n takes only the squares and
+  products its bits ask, in f64 (0, 1 and 2 in f32), 1 / x^|n| for negative n, rounded
+  once to f32: each f64 product adds at most 2^-53 relative error and there are fewer
+  than 2 log2|n| + 1 of them, so below |n| = 2^20 the result is the correctly rounded f32
+  but within 2^-13 ulp of a tie; x^0 = 1 (NaN, 0 and inf included).
 * **pow** (libdevice's ``__nv_powf``): |x|^y = 2^(y · log2|x|) in f64, rounded once to
   f32. log2 in f64 as log above (x = 2^e · m, m in [√½, √2), s = f / (2 + f), eight
   terms of 2 atanh s: truncation below 10^-13); 2^t = 2^n · 2^r with n = t rounded to
   an integer (t clamped to ±300, beyond the f32 range either way) and 2^r, |r| ≤ ½, by
-  its Taylor series through r¹³ (below 10^-15). The errors of t (a few f64 ulps of
+  its Taylor series through r¹¹ (below 10^-14). The errors of t (a few f64 ulps of
   |t| ≤ 300) leave the result within 10^-12 relative, so it is the correctly rounded f32
   but within 10^-5 ulp of a tie. The special cases are C99's: x^0 = 1 and 1^y = 1 (NaN
   included), NaN otherwise propagates; a negative x takes an integer y only (its sign
@@ -237,18 +237,8 @@ def powi_f32(b: ThreadBuilder, x: SSAValue, n: SSAValue) -> SSAValue:
     known = b.int_constant(n)
     if known is not None:
         return _powi_known(b, x, known)
-    i32 = IntegerType(32)
-    negative = b.icmp("slt", n, b.i32(0))
-    magnitude = b.select(negative, b.binary("sub", b.i32(0), n), n)  # -2^31 stays: 2^31 unsigned
-    power = b.cast("fpext", x, f64)
-    result = b.const(f64, 1.0)
-    for k in range(32):
-        bit = b.binary("and", b.binary("lshr", magnitude, b.const(i32, k)), b.i32(1))
-        result = b.select(b.icmp("ne", bit, b.i32(0)), b.binary("fmul", result, power), result)
-        if k < 31:
-            power = b.binary("fmul", power, power)
-    result = b.select(negative, b.binary("fdiv", b.const(f64, 1.0), result), result)
-    return b.cast("fptrunc", result, f32)
+    odd = b.icmp("ne", b.binary("and", n, b.i32(1)), b.i32(0))
+    return pow_f32(b, x, b.cast("sitofp", n, f32), odd)
 
 
 def _powi_known(b: ThreadBuilder, x: SSAValue, n: int) -> SSAValue:
@@ -298,8 +288,8 @@ def tanh_f32(b: ThreadBuilder, x: SSAValue) -> SSAValue:
 _SQRT_HALF_BITS_F64 = 0x3FE6A09E667F3BCD
 _ATANH_TERMS_F64 = tuple(2 / (2 * k + 1) for k in range(1, 9))
 """2/3, 2/5, …, 2/17: 2 atanh(s) = 2s + s·T, T = s² (2/3 + 2/5 s² + …), in f64."""
-_EXP2_TERMS_F64 = tuple(math.log(2) ** k / math.factorial(k) for k in range(14))
-"""2^r = Σ (r ln 2)^k / k!, k = 0 … 13 (|r| ≤ ½)."""
+_EXP2_TERMS_F64 = tuple(math.log(2) ** k / math.factorial(k) for k in range(12))
+"""2^r = Σ (r ln 2)^k / k!, k = 0 … 11 (|r| ≤ ½: truncation below 9·10^-15 relative)."""
 _POW_CLAMP = 300.0
 
 
@@ -335,8 +325,10 @@ def _exp2_f64(b: ThreadBuilder, t: SSAValue) -> SSAValue:
     return b.binary("fmul", p, b.from_bits(b.binary("shl", biased, b.const(i64t, 52)), f64))
 
 
-def pow_f32(b: ThreadBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
-    """x^y for f32 ``x`` and ``y``, correctly rounded but near ties (see the module doc)."""
+def pow_f32(b: ThreadBuilder, x: SSAValue, y: SSAValue, odd_integer: SSAValue | None = None) -> SSAValue:
+    """x^y for f32 ``x`` and ``y``, correctly rounded but near ties (see the module doc);
+    ``odd_integer`` says whether y is an odd integer where the caller knows it better than
+    y's f32 value does (an i32 power beyond 2^24)."""
     zero, one = b.const(f32, 0.0), b.const(f32, 1.0)
     inf = b.const(f32, math.inf)
     ax = b.intrinsic("llvm.fabs.f32", [x], f32)
@@ -348,6 +340,8 @@ def pow_f32(b: ThreadBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
     small = b.fcmp("olt", ay, b.const(f32, 2.0**24))
     low_bit = b.binary("and", b.cast("fptosi", b.select(small, y, zero), IntegerType(32)), b.i32(1))
     odd = b.binary("and", b.binary("and", y_int, small), b.icmp("ne", low_bit, b.i32(0)))
+    if odd_integer is not None:
+        odd = odd_integer
     negative_x = b.fcmp("olt", x, zero)
     r = b.select(negative_x, b.select(y_int, b.select(odd, b.fneg(r), r), b.const(f32, math.nan)), r)
     y_negative = b.fcmp("olt", y, zero)
