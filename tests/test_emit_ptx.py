@@ -129,8 +129,10 @@ def test_loops_control_flow() -> None:
     assert len(matching(ptx, r"bra\.uni \$L__endif\d+;")) == 1
     assert len(matching(ptx, rf"xor\.pred {P}, {P}, {P};")) == 1
     assert len(matching(ptx, rf"add\.rn\.f16 {RS}, {RS}, {RS};")) == 1
-    assert len(matching(ptx, rf"mul\.wide\.s32 {RD}, {R}, 4;")) == 7  # i32 geps of the slots
-    assert len(matching(ptx, rf"shl\.b64 {RD}, {RD}, 2;")) == 1  # the i64 one
+    # the slots' geps: seven by an i32, one by an i32 sign-extended to i64 (widened by
+    # the multiply itself: no cvt, no shift)
+    assert len(matching(ptx, rf"mul\.wide\.s32 {RD}, {R}, 4;")) == 8
+    assert not matching(ptx, rf"shl\.b64 {RD}, {RD}, 2;") and not matching(ptx, rf"cvt\.s64\.s32 {RD}, {R};")
 
 
 def _simulate_moves(lines: list[str], regs: dict[str, str]) -> dict[str, str]:

@@ -506,7 +506,7 @@ class _FunctionPrinter(KernelBodyPrinter):
                 bits = signed_value(bits, sb)
             self.set_constant(res, d, bits & ((1 << db) - 1))
             return
-        if kind == "zext" and s == "i32" and all(
+        if kind in ("zext", "sext") and s == "i32" and all(
             isinstance(u.operation, llvm.GEPOp) and u.index == 1 for u in res.uses
         ):
             return  # read only as a GEP index, which widens the i32 itself (see gep)
@@ -649,11 +649,12 @@ class _FunctionPrinter(KernelBodyPrinter):
                 self.emit(f"add.s64 {self.new(op.result, op)}, {base}, {offset};")
             return
         owner = index.owner
-        if isinstance(owner, llvm.ZExtOp) and type_tag(owner.arg.type, op) == "i32":
-            # an i32 index zero-extended (known non-negative): one widening multiply
+        if isinstance(owner, llvm.ZExtOp | llvm.SExtOp) and type_tag(owner.arg.type, op) == "i32":
+            # an i32 index widened (zero- or sign-extended): one widening multiply
             i = self.operand(owner.arg, op)
             off = self.reg("rd")
-            self.emit(f"cvt.u64.u32 {off}, {i};" if size == 1 else f"mul.wide.u32 {off}, {i}, {size};")
+            sign = "u" if isinstance(owner, llvm.ZExtOp) else "s"
+            self.emit(f"cvt.{sign}64.{sign}32 {off}, {i};" if size == 1 else f"mul.wide.{sign}32 {off}, {i}, {size};")
             self.emit(f"add.s64 {self.new(op.result, op)}, {base}, {off};")
             return
         i = self.operand(index, op)

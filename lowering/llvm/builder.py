@@ -15,6 +15,9 @@ ptxas (Triton relies on LLVM's for the same effect):
   plus a constant byte offset, which ptxas folds into the address of a load or store.
   Like Triton's lowering (LLVM's ``SeparateConstOffsetFromGEP`` on ``inbounds``
   GEPs), this assumes tensor offsets do not overflow 32 bits;
+* *shared index parts*: a ``getelementptr`` by an i64 sum ``a + b`` whose part ``a``
+  other sums share steps by ``a`` first (one pointer for all of them) and then by ``b``
+  (what LLVM's reassociation gives Triton for ``row * stride + col`` offsets);
 * *repacking*: packing elements that were unpacked, in order, from one word gives
   that word back instead of rebuilding it with shifts;
 * *bit-linear values*: an i32 that is ``c ⊕ (⊕_i bit_i(x) · col_i)`` of one value ``x``
@@ -114,6 +117,8 @@ class ThreadBuilder:
         self._linear: dict[SSAValue, tuple[SSAValue, tuple[int, ...], int]] = {}
         self._known: dict[SSAValue, int] = {}
         self._declared: set[SSAValue] = set()
+        self._sum_of: dict[SSAValue, tuple[SSAValue, SSAValue]] = {}
+        self._sum_uses: dict[SSAValue, int] = {}
 
     # -- plumbing ----------------------------------------------------------------------
     def add(self, op: Operation) -> Operation:
@@ -380,6 +385,10 @@ class ThreadBuilder:
             return self._offset_value(ba if bb is None else bb, ca + cb, a.type)
         x, y = sorted((ba, bb), key=id)
         s = self._derive(("add", x, y), lambda: self.value(llvm.AddOp(ba, bb)))
+        if a.type == i64:  # an index sum a getelementptr may split (see gep)
+            self._sum_of[s] = (ba, bb)
+            for part in (ba, bb):
+                self._sum_uses[part] = self._sum_uses.get(part, 0) + 1
         return self._offset_value(s, ca + cb, a.type)
 
     def _mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -424,6 +433,14 @@ class ThreadBuilder:
         ``base`` and ``index`` are split off into one constant byte step from a shared
         pointer (see the module docstring)."""
         ibase, ic = self.split_offset(index) if index.type in (i32, i64) else (index, 0)
+        if ibase is not None and ibase in self._sum_of:
+            # an i64 sum whose one part many sums share (a row offset beside each column's):
+            # step by that part first, a pointer shared by those elements, then by the other
+            # (exact: 64-bit address arithmetic wraps as the sum does)
+            parts = sorted(self._sum_of[ibase], key=lambda v: -self._sum_uses.get(v, 0))
+            if self._sum_uses.get(parts[0], 0) > 1:
+                g = self.gep(self.gep(base, parts[0], pointee), parts[1], pointee)
+                return self.gep(g, self.const(i64, ic), pointee) if ic else g
         pbase, pc = self._ptr_offset.get(base, (base, 0))
 
         def step(p: SSAValue, i: SSAValue, t: Attribute) -> SSAValue:
