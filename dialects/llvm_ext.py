@@ -55,6 +55,14 @@ _GLOBAL_ATTR_KINDS: dict[str, tuple[type[Attribute], str]] = {
 }
 
 
+#: The integer attributes of ``llvm.mlir.global``: their width, whether negative values
+#: are refused, and MLIR's constraint.
+_GLOBAL_INT_ATTRS: dict[str, tuple[int, bool, str]] = {
+    "addr_space": (32, True, "32-bit signless integer attribute whose value is non-negative"),
+    "alignment": (64, False, "64-bit signless integer attribute"),
+}
+
+
 class GlobalOp(llvm.GlobalOp):
     """xDSL's ``llvm.mlir.global`` (its definition inherited as is: not re-decorated);
     parsing checks the attribute dict's typed entries, so a bad one is a parse error
@@ -82,6 +90,13 @@ class GlobalOp(llvm.GlobalOp):
                 parser.raise_error(
                     f"'{cls.name}' op attribute '{key}' failed to satisfy constraint: {what}", dict_start, dict_end
                 )
+        for key, (width, non_negative, what) in _GLOBAL_INT_ATTRS.items():
+            given = attrs.get(key)
+            if isinstance(given, IntegerAttr) and (
+                given.type != IntegerType(width) or (non_negative and given.value.data < 0)
+            ):
+                at = parser.op_name_offset() if hasattr(parser, "op_name_offset") else dict_start
+                parser.raise_error(f"'{cls.name}' op attribute '{key}' failed to satisfy constraint: {what}", at, at + 1)
         if parser.parse_optional_punctuation(":") is not None:
             global_type = parser.parse_type()
         elif isinstance(value, StringAttr):

@@ -682,6 +682,11 @@ class TritonParser(Parser):
         state.lexer.pos = token.span.end
         return super()._parse_op_result_list()
 
+    def op_name_offset(self) -> int:
+        """Where the name of the op being parsed starts (MLIR reports an op's attribute
+        constraints there)."""
+        return self._name_offsets[-1]
+
     def _parse_custom_operation(self, op_type: type[Operation]) -> Operation:
         """The op after its name, in its custom form."""
         fmt = compiled_format(op_type)

@@ -5,7 +5,7 @@ result list: parenthesised (``-> (i32, f32)``, ``-> ()``) or, for one type, bare
 (``-> i32``, ``-> tensor<32xf32, #blocked>``). xDSL 0.74 reads only the parenthesised
 form, and takes an unregistered op that ends a region for its terminator (MLIR adds the
 implicit ``scf.yield`` after it). ``IfOp`` and ``ForOp`` here are xDSL's ops with that parse; they print as xDSL
-(and MLIR) do, always with parentheses. Every other op is xDSL's own.
+(and MLIR) do, always with parentheses. ``WhileOp`` adds MLIR's control-flow-edge checks. Every other op is xDSL's own.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from __future__ import annotations
 from xdsl.dialects import scf as xdsl_scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.dialects.utils import parse_assignment
-from xdsl.ir import Attribute, Block, Dialect, Region
+from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.utils.exceptions import VerifyException
 
 
 def parse_function_result_types(parser: Parser) -> list[Attribute]:
@@ -107,9 +108,43 @@ class ForOp(xdsl_scf.ForOp):
         return op
 
 
+class WhileOp(xdsl_scf.WhileOp):
+    """xDSL's ``scf.while``, verified first as MLIR's region-branch interface does: along
+    each control-flow edge (``scf.condition`` to the results and to the ``do`` region,
+    ``scf.yield`` to the ``before`` region) the values passed must match the inputs
+    waiting for them in number and type (xDSL indexes the arguments before counting
+    them, and checks no edge from ``scf.condition`` to the results)."""
+
+    def verify_(self) -> None:
+        before, after = self.before_region.blocks.first, self.after_region.blocks.first
+        condition = before.last_op if before is not None else None
+        if isinstance(condition, xdsl_scf.ConditionOp) and after is not None:
+            passed = list(condition.args)
+            self._check_edge("Operation scf.condition", "Operation scf.while", passed, list(self.res))
+            self._check_edge("Operation scf.condition", "Region #1", passed, list(after.args))
+        yield_ = after.last_op if after is not None else None
+        if isinstance(yield_, xdsl_scf.YieldOp) and before is not None:
+            self._check_edge("Operation scf.yield", "Region #0", list(yield_.arguments), list(before.args))
+        super().verify_()
+
+    @staticmethod
+    def _check_edge(source: str, target: str, passed: list[SSAValue], inputs: list[SSAValue]) -> None:
+        edge = f"along control flow edge from {source} to {target}"
+        if len(passed) != len(inputs):
+            raise VerifyException(
+                f"{edge}: region branch point has {len(passed)} operands, but region successor needs {len(inputs)} inputs"
+            )
+        for i, (value, into) in enumerate(zip(passed, inputs)):
+            if value.type != into.type:
+                raise VerifyException(
+                    f"{edge}: successor operand type #{i} '{value.type}' should match successor input type #{i} "
+                    f"'{into.type}'"
+                )
+
+
 SCF = Dialect(
     "scf",
-    [{"scf.if": IfOp, "scf.for": ForOp}.get(op.name, op) for op in xdsl_scf.Scf.operations],
+    [{"scf.if": IfOp, "scf.for": ForOp, "scf.while": WhileOp}.get(op.name, op) for op in xdsl_scf.Scf.operations],
     list(xdsl_scf.Scf.attributes),
 )
-"""xDSL's ``scf`` with ``IfOp`` and ``ForOp`` replaced by the ones above."""
+"""xDSL's ``scf`` with ``IfOp``, ``ForOp`` and ``WhileOp`` replaced by the ones above."""

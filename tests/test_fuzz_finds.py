@@ -527,12 +527,13 @@ def test_an_index_value_is_refused_by_the_lowering(tmp_path: Path) -> None:
             "rank must be from 1 to 8, got 4294967296",
         ),
         # an scf.while with more results than its after-region takes: xDSL's verifier
-        # indexed past the arguments (IndexError)
+        # indexed past the arguments (IndexError); MLIR's edge check, in its words
         (
             "tt.func @f(%x: i32) -> i32 {\n  %r:2 = scf.while (%a = %x) : (i32) -> (i32, i32) {\n"
             "    %c = arith.constant true\n    scf.condition(%c) %a, %a : i32, i32\n  } do {\n"
             "  ^bb0(%b: i32):\n    scf.yield %b : i32\n  }\n  tt.return %r#0 : i32\n}\n",
-            "'scf.while' op region arguments do not match its operands or results",
+            "'scf.while' op along control flow edge from Operation scf.condition to Region #1: region branch point "
+            "has 2 operands, but region successor needs 1 inputs",
         ),
         # a hex payload whose size fits neither one element nor all of them
         ('%c = arith.constant dense<"0x0000"> : tensor<4xf32>\n', "elements hex data size is invalid for provided type: 'tensor<4xf32>'"),
@@ -1933,3 +1934,101 @@ _TYPE_HEAD = ('#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase =
 def test_type_parameter_errors_point_at_the_parameters(tmp_path: Path, arg: str, col: int, message: str) -> None:
     text = _TYPE_HEAD + f"  tt.func @f(%a: {arg}) {{\n    tt.return\n  }}\n}}\n"
     assert _refused(tmp_path, text) == (4, col, message)
+
+
+# seed 2031: an llvm.mlir.global attribute of the wrong width or sign (mutant 22135), a
+# reduction of index values (65669), a two-CTA MMA wider than one instruction along N
+# per CTA (65118), an MMA operand dimension of 2**31 (57379: Triton aborts), and the
+# control-flow edges of scf.while (3879: xDSL indexed its arguments before counting them)
+def _global(attrs: str) -> str:
+    return f"llvm.mlir.global external @global_smem() {{{attrs}}} : !llvm.array<0 x i8>\n"
+
+
+def _reduce(elem: str, op: str = "reduce") -> str:
+    region = f"^bb0(%a: {elem}, %b: {elem}):\n      %c = arith.ori %a, %b : {elem}\n      tt.{op}.return %c : {elem}\n"
+    props = "<{axis = 1 : i32}>" if op == "reduce" else "<{axis = 1 : i32, reverse = false}>"
+    result = f"tensor<256x{elem}, #slice>" if op == "reduce" else f"tensor<256x2x{elem}, #blocked>"
+    return ("#blocked = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 2], order = [1, 0]}>\n"
+            "#slice = #ttg.slice<{dim = 1, parent = #blocked}>\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32} {\n'
+            f"  tt.func public @f(%arg: tensor<256x2x{elem}, #blocked>) {{\n"
+            f'    %r = "tt.{op}"(%arg) {props} ({{\n    {region}'
+            f"    }}) : (tensor<256x2x{elem}, #blocked>) -> {result}\n"
+            "    tt.return\n  }\n}\n")
+
+
+def _two_cta_mma(k: int, n: int, block_n: int = 128) -> str:
+    a = f"!ttg.memdesc<256x{k}xf16, #shared, #ttg.shared_memory>"
+    b = f"!ttg.memdesc<{k}x{n}xf16, #shared1, #ttg.shared_memory>"
+    d = f"!ttg.memdesc<256x{n}xf32, #tmem, #ttng.tensor_memory, mutable>"
+    return ("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16, CGALayout = [[1, 0]]}>\n"
+            "#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16, CGALayout = [[0, 1]]}>\n"
+            f"#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = {block_n}, colStride = 1, CGALayout = [[1, 0]], twoCTAs = true>\n"
+            'module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 8 : i32, "ttng.two-ctas" = true} {\n'
+            f"  tt.func @f(%a: {a}, %b: {b}, %d: {d}, %p: i1) {{\n"
+            f"    ttng.tc_gen5_mma %a, %b, %d, %p, %p {{two_ctas}} : {a}, {b}, {d}\n"
+            "    tt.return\n  }\n}\n")
+
+
+def _while(inits: str, cond: str, after: str, yields: str, types: str = "i32", results: str = "(i32)") -> str:
+    return ("module {\n  tt.func @f(%c: i32, %b: i1) {\n"
+            f"    %r = scf.while ({inits}) : ({types}) -> {results} {{\n"
+            f"      scf.condition(%b) {cond}\n    }} do {{\n    {after}\n      scf.yield {yields}\n    }}\n"
+            "    tt.return\n  }\n}\n")
+
+
+_EDGE = "'scf.while' op along control flow edge from Operation scf."
+_SEED_2031_REFUSED = [
+    (_global("addr_space = -1 : i32, alignment = 16 : i64"), (1, 1),
+     "'llvm.mlir.global' op attribute 'addr_space' failed to satisfy constraint: 32-bit signless integer attribute "
+     "whose value is non-negative"),
+    (_global("addr_space = 3 : i64"), (1, 1),
+     "'llvm.mlir.global' op attribute 'addr_space' failed to satisfy constraint: 32-bit signless integer attribute "
+     "whose value is non-negative"),
+    (_global("addr_space = 3 : i32, alignment = 16 : i32"), (1, 1),
+     "'llvm.mlir.global' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute"),
+    (_reduce("index"), (5, 10),
+     "'tt.reduce' op operand #0 must be variadic of ranked tensor of floating-point or integer or ptr values, but got "
+     "'tensor<256x2xindex, #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 2], "
+     "order = [1, 0]}>>'"),
+    (_reduce("index", "scan"), (5, 10),
+     "'tt.scan' op operand #0 must be variadic of ranked tensor of floating-point or integer or ptr values, but got "
+     "'tensor<256x2xindex, #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 2], "
+     "order = [1, 0]}>>'"),
+    (_two_cta_mma(32, 1024), (6, 5), "'ttng.tc_gen5_mma' op We don't allow to emit more than one mma instruction along "
+     "N. Reduce the block or increase the number of warps or CTAs along N"),
+    (_two_cta_mma(32, 512, 256), (6, 5), "'ttng.tc_gen5_mma' op We don't allow to emit more than one mma instruction "
+     "along N. Reduce the block or increase the number of warps or CTAs along N"),
+    (_two_cta_mma(1 << 31, 128), (6, 5), "'ttng.tc_gen5_mma' op operand A dimension 1 of size 2147483648 is out of "
+     "range: a shared-memory layout needs sizes below 2**31"),
+    (_while("%x = %c", "%x : i32", "", "%c : i32"), (3, 10),
+     _EDGE + "condition to Region #1: region branch point has 1 operands, but region successor needs 0 inputs"),
+    (_while("%x = %c", "%x, %x : i32, i32", "^bb0(%y: i32):", "%y : i32"), (3, 10),
+     _EDGE + "condition to Operation scf.while: region branch point has 2 operands, but region successor needs 1 inputs"),
+    (_while("%x = %c", "%x : i32", "^bb0(%y: i32):", "%y, %y : i32, i32"), (3, 10),
+     _EDGE + "yield to Region #0: region branch point has 2 operands, but region successor needs 1 inputs"),
+    (_while("%x = %c", "%x : i32", "^bb0(%y: i32, %z: i32):", "%y : i32"), (3, 10),
+     _EDGE + "condition to Region #1: region branch point has 1 operands, but region successor needs 2 inputs"),
+    (_while("%x = %c", "%b : i1", "^bb0(%y: i32):", "%y : i32"), (3, 10),
+     _EDGE + "condition to Operation scf.while: successor operand type #0 'i1' should match successor input type #0 'i32'"),
+    (_while("%x = %c", "%x : i32", "^bb0(%y: f32):", "%c : i32"), (3, 10),
+     _EDGE + "condition to Region #1: successor operand type #0 'i32' should match successor input type #0 'f32'"),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "message"), _SEED_2031_REFUSED)
+def test_seed_2031_finds(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (got, (line, col)) == (message, where)
+
+
+@pytest.mark.parametrize("text", [
+    "module {\n  " + _global("addr_space = 3 : i32, alignment = 16 : i64") + "}\n",
+    "module {\n  " + _global("addr_space = 0 : i32") + "}\n",
+    _reduce("i32"),
+    _two_cta_mma(32, 256),
+    _two_cta_mma(32, 256, 256),
+    _while("%x = %c", "%x : i32", "^bb0(%y: i32):", "%y : i32"),
+])
+def test_what_triton_39_accepts_beside_the_seed_2031_rules(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)

@@ -25,6 +25,7 @@ __all__ = [
     "broadcast_layouts_match",
     "check_ods_type",
     "check_same_shape_and_encoding",
+    "check_variadic_tt_tensors",
     "check_slice_relation",
     "is_tensor",
     "is_tt_element",
@@ -79,6 +80,13 @@ def check_ods_type(op: Operation, kind: str, index: int, ty: Attribute, ok: bool
     (``kind`` is ``operand`` or ``result``; ``index`` counts all operands, or results)."""
     if not ok:
         raise VerifyException(f"'{op.name}' op {kind} #{index} must be {description}, but got '{type_text(ty)}'")
+
+
+def check_variadic_tt_tensors(op: Operation) -> None:
+    """ODS's ``Variadic<TT_Tensor>`` operands (``tt.reduce``, ``tt.scan``): every operand a
+    tensor of Triton element types (``index`` is not one)."""
+    for i, v in enumerate(op.operands):
+        check_ods_type(op, "operand", i, v.type, is_tt_tensor(v.type), f"variadic of {TT_TENSOR}")
 
 
 def check_same_shape_and_encoding(op: Operation, types: Sequence[Attribute], what: str) -> None:

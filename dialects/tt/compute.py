@@ -45,6 +45,7 @@ from ltc.dialects.tt.checks import (
     check_ods_type,
     check_same_shape_and_encoding,
     check_slice_relation,
+    check_variadic_tt_tensors,
     is_tt_float,
     is_tt_fp_int_tensor,
     require_tensor,
@@ -608,6 +609,7 @@ class ReduceOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.srcs:
             raise VerifyException("'tt.reduce' op must have at least 1 operand")
+        check_variadic_tt_tensors(self)
         types = [require_tensor(self, v.type, "operand") for v in self.srcs]
         check_operand_layouts(self)
         shape = types[0].get_shape()
@@ -675,6 +677,7 @@ class ScanOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.srcs:
             raise VerifyException("'tt.scan' op must have at least 1 operand")
+        check_variadic_tt_tensors(self)
         types = [require_tensor(self, v.type, "operand") for v in self.srcs]
         if len(self.result) != len(types):
             raise VerifyException("'tt.scan' op must have one result per operand")

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ltc.dialects.ttg import AsyncTokenType, MemDescType, attr_text
-from ltc.dialects.ttg.types import verify_swizzle_tile
+from ltc.dialects.ttg.types import verify_layout_dims_fit, verify_swizzle_tile
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.dialects.ttng.attrs import (
     ScaleDotElemType,
@@ -340,6 +340,13 @@ class TCGen5MMAOp(_MMAv5Op):
                 f"The col stride of the return operand must be 32 / {width} but got {ret.colStride.data}"
             )
         two_ctas = self.two_ctas is not None
+        if two_ctas and n // ret.cta_split()[1] > 256:
+            # a CTA's N beyond one instruction would need a CGA layout that does not cut
+            # the tile into contiguous CTA tiles (Triton refuses it)
+            raise VerifyException(
+                "We don't allow to emit more than one mma instruction along N. "
+                "Reduce the block or increase the number of warps or CTAs along N"
+            )
         if ret.two_ctas != two_ctas:
             kind = "twoCTA" if two_ctas else "non-twoCTA"
             raise VerifyException(
@@ -350,6 +357,8 @@ class TCGen5MMAOp(_MMAv5Op):
             raise VerifyException(
                 f"The LHS operand's encoding must have twoCTA={str(two_ctas).lower()} to be used in a {kind} kernel"
             )
+        verify_layout_dims_fit(a, "operand A")  # Triton builds their layouts (32-bit sizes)
+        verify_layout_dims_fit(b, "operand B")
         verify_swizzle_tile("operand A", a)
         verify_swizzle_tile("operand B", b)
 
@@ -495,6 +504,8 @@ class TCGen5MMAScaledOp(_MMAv5Op):
                     raise VerifyException("expected float8 LHS operand to have e4m3 or e5m2 format")
             else:
                 raise VerifyException("unsupported LHS operand type for scaled MMA")
+        verify_layout_dims_fit(a, "operand A")  # Triton builds their layouts (32-bit sizes)
+        verify_layout_dims_fit(b, "operand B")
         verify_swizzle_tile("operand A", a)
         verify_swizzle_tile("operand B", b)
 
