@@ -2032,3 +2032,28 @@ def test_seed_2031_finds(tmp_path: Path, text: str, where: tuple[int, int], mess
 ])
 def test_what_triton_39_accepts_beside_the_seed_2031_rules(tmp_path: Path, text: str) -> None:
     _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# seed 2032, mutant 90846: inline asm results are Variadic<TT_Type> (its operands any type)
+def _inline_asm(arg: str, res: str) -> str:
+    t_arg, t_res = f"tensor<64x64x{arg}, #blocked>", f"tensor<64x64x{res}, #blocked>"
+    return ("#blocked = #ttg.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+            '"ttg.threads-per-warp" = 32 : i32} {\n'
+            f"  tt.func public @f(%x: {t_arg}) {{\n"
+            '    %r:2 = tt.elementwise_inline_asm "" {constraints = "=r,=r,r", packed_element = 4 : i32, pure = true} '
+            f"%x : {t_arg} -> {t_res}, {t_res}\n"
+            "    tt.return\n  }\n}\n")
+
+
+def test_inline_asm_results_are_triton_types(tmp_path: Path) -> None:
+    assert _refused(tmp_path, _inline_asm("i8", "index")) == (
+        4, 12, "'tt.elementwise_inline_asm' op result #0 must be variadic of floating-point or ranked tensor of "
+        "floating-point values or integer or ranked tensor of integer values or ptr or ranked tensor of ptr values, but "
+        "got 'tensor<64x64xindex, #ttg.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], "
+        "order = [0, 1]}>>'")
+
+
+@pytest.mark.parametrize(("arg", "res"), [("index", "i8"), ("i8", "i8")])
+def test_inline_asm_that_triton_39_accepts(tmp_path: Path, arg: str, res: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, _inline_asm(arg, res))

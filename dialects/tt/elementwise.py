@@ -349,6 +349,8 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
 
     def verify_(self) -> None:
+        for i, res in enumerate(self.result):  # (Triton's operands are of any type)
+            check_ods_type(self, "result", i, res.type, is_tt_type(res.type), f"variadic of {TT_TYPE}")
         types = [*(v.type for v in self.args), *self.result.types]
         if any(is_tensor(t) for t in self.result.types) and not any(is_tensor(v.type) for v in self.args):
             raise VerifyException(
