@@ -161,6 +161,14 @@ def _edge_into(block: Block) -> Edge | None:
     return None
 
 
+def _end_with(into: Block, values: list, top: bool, term: Operation) -> None:
+    """End ``into`` with ``values``: the function's return at the top level, else the
+    ``scf.yield`` of the ``scf.if`` it is a branch of; at the terminator it replaces."""
+    end = ReturnOp(*values) if top else scf.YieldOp(*values)
+    end.location = term.location
+    into.add_op(end)
+
+
 def _nest(block: Block, into: Block, results: list, top: bool) -> None:
     """Move ``block``'s ops to the end of ``into`` and turn its terminator into
     structured control flow (step 2)."""
@@ -182,9 +190,7 @@ def _nest(block: Block, into: Block, results: list, top: bool) -> None:
         if block is into and top:
             return
         term.detach()
-        end = ReturnOp(*values) if top else scf.YieldOp(*values)
-        end.location = term.location
-        into.add_op(end)
+        _end_with(into, values, top, term)
         term.erase()
         return
     if term.name == "cf.br":
@@ -200,9 +206,7 @@ def _nest(block: Block, into: Block, results: list, top: bool) -> None:
         into.add_op(if_op)
         _nest(then_block, regions[0].block, results, top=False)
         _nest(else_block, regions[1].block, results, top=False)
-        end = ReturnOp(*if_op.results) if top else scf.YieldOp(*if_op.results)
-        end.location = term.location
-        into.add_op(end)
+        _end_with(into, list(if_op.results), top, term)
         _drop(term)
         return
     raise StructurizeError(term, f"'{term.name}' ends a block: only cf.br, cf.cond_br and tt.return are supported between blocks")
