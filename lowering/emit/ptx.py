@@ -42,7 +42,9 @@ i64, global pointers), ``%fd`` (.f64). Choices that are not obvious:
 
 from __future__ import annotations
 
+import heapq
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm, scf
@@ -204,6 +206,48 @@ class _Uniformity:
         return not (isinstance(op, llvm.CallIntrinsicOp) and op.intrin.data.startswith(self._VARYING_INTRINSICS))
 
 
+def sequential_copies(moves: Sequence[tuple[str, str, str]],
+                      temp: Callable[[str], str]) -> list[tuple[str, str, str]]:
+    """The parallel copy ``dst_i := src_i`` (register class ``cls_i``; distinct
+    destinations) as a sequence of moves with the same effect.
+
+    A move waits while a pending move still reads its destination; each step takes the
+    first move (in the given order) that need not wait. When every pending move waits,
+    they form disjoint cycles (each destination is read exactly once), and the first
+    one's destination is saved to ``temp(cls)``, which its one reader reads instead.
+    Linear in the moves (up to a heap's log): kernels carry thousands of registers
+    through a loop. The result has one move per non-trivial copy plus one per cycle."""
+    pending = {d: (s, cls) for d, s, cls in moves if d != s}
+    order = {d: i for i, d in enumerate(pending)}
+    names = list(pending)
+    readers: dict[str, set[str]] = {}
+    for d, (s, _) in pending.items():
+        readers.setdefault(s, set()).add(d)
+    ready = [order[d] for d in pending if d not in readers]
+    heapq.heapify(ready)
+    out: list[tuple[str, str, str]] = []
+    while pending:
+        while ready:
+            d = names[heapq.heappop(ready)]
+            s, cls = pending.pop(d)
+            out.append((d, s, cls))
+            rs = readers[s]
+            rs.remove(d)
+            if not rs:
+                del readers[s]
+                if s in pending:
+                    heapq.heappush(ready, order[s])
+        if pending:
+            d, (_, cls) = next(iter(pending.items()))
+            tmp = temp(cls)
+            out.append((tmp, d, cls))
+            (reader,) = readers.pop(d)
+            pending[reader] = (tmp, pending[reader][1])
+            readers[tmp] = {reader}
+            heapq.heappush(ready, order[d])
+    return out
+
+
 class _FunctionPrinter(KernelBodyPrinter):
     """Prints one kernel."""
 
@@ -289,21 +333,9 @@ class _FunctionPrinter(KernelBodyPrinter):
             self.consts[v] = (tag, bits)
 
     def copies(self, moves: list[tuple[str, str, str]]) -> None:
-        """The parallel copy ``dst_i := src_i`` (register class ``cls_i``) as movs: a move
-        waits while another still reads its destination; a cycle goes through a temp."""
-        pending = [m for m in moves if m[0] != m[1]]
-        while pending:
-            sources = {s for _, s, _ in pending}
-            for i, (d, s, cls) in enumerate(pending):
-                if d not in sources:
-                    self.emit(f"{_MOV[cls]} {d}, {s};")
-                    del pending[i]
-                    break
-            else:
-                d, _, cls = pending[0]
-                tmp = self.reg(cls)
-                self.emit(f"{_MOV[cls]} {tmp}, {d};")
-                pending = [(d2, tmp if s2 == d else s2, c2) for d2, s2, c2 in pending]
+        """The parallel copy ``dst_i := src_i`` (register class ``cls_i``) as movs."""
+        for d, src, cls in sequential_copies(moves, self.reg):
+            self.emit(f"{_MOV[cls]} {d}, {src};")
 
     # -- the function ----------------------------------------------------------------------
     def print(self) -> list[str]:

@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -49,7 +50,10 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    UNKNOWN_LOC,
     i1,
+    i8,
+    i16,
     i32,
     i64,
 )
@@ -57,7 +61,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ltc.dialects.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
 
-__all__ = ["GLOBAL_PTR", "ICMP", "REGISTER_CONSTRAINT", "SHARED_PTR", "ThreadBuilder", "bit_width", "is_float"]
+__all__ = ["GLOBAL_PTR", "ICMP", "REGISTER_CONSTRAINT", "SHARED_PTR", "ThreadBuilder", "bit_width", "int_type", "is_float"]
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 """``!llvm.ptr<1>``: a pointer into global memory."""
@@ -82,6 +86,16 @@ _PURE_INTRINSIC = re.compile(
 def is_float(t: Attribute) -> bool:
     """Whether ``t`` is one of the float types the lowered IR carries."""
     return isinstance(t, _FLOATS)
+
+
+_INT_TYPES = {1: i1, 8: i8, 16: i16, 32: i32, 64: i64}
+
+
+def int_type(bits: int) -> IntegerType:
+    """``i<bits>``, the shared instance for the usual widths (an ``IntegerType`` is
+    verified on construction: building one per element costs more than the op using it)."""
+    t = _INT_TYPES.get(bits)
+    return t if t is not None else IntegerType(bits)
 
 
 def bit_width(t: Attribute) -> int:
@@ -119,6 +133,8 @@ class ThreadBuilder:
         self._declared: set[SSAValue] = set()
         self._sum_of: dict[SSAValue, tuple[SSAValue, SSAValue]] = {}
         self._sum_uses: dict[SSAValue, int] = {}
+        self._structs: dict[tuple[Attribute, ...], llvm.LLVMStructType] = {}
+        self._templates: dict[tuple[object, ...], tuple[type[Operation], dict[str, Attribute], dict[str, Attribute], tuple[Attribute, ...]]] = {}
 
     # -- plumbing ----------------------------------------------------------------------
     def add(self, op: Operation) -> Operation:
@@ -128,15 +144,38 @@ class ThreadBuilder:
     def value(self, op: Operation) -> SSAValue:
         return self.add(op).results[0]
 
+    def new_op(self, key: tuple[object, ...], operands: Sequence[SSAValue], make: object) -> Operation:
+        """An op that ``make()`` (an xDSL constructor call on ``operands``) would build,
+        appended. ``key`` names everything but the operands that the op's properties and
+        result types depend on (its kind, operand types, parameters): the first op of a key
+        is built by ``make``, later ones by ``Operation.create`` from its properties and
+        result types. (xDSL's constructors check and rebuild their arguments on every
+        call: about ten times the cost, which kernels of thousands of ops per thread pay.)"""
+        t = self._templates.get(key)
+        if t is None:
+            op = make()  # type: ignore[operator]
+            self._templates[key] = (type(op), dict(op.properties), dict(op.attributes), tuple(r.type for r in op.results))
+            return self.add(op)
+        cls, props, attrs, results = t
+        return self.add(cls.create(operands=operands, result_types=results, properties=dict(props),
+                                   attributes=dict(attrs), location=UNKNOWN_LOC))
+
     def at(self, block: Block) -> Block:
         """Build into ``block`` from now on; returns the previous block."""
         prev, self.block = self.block, block
         return prev
 
+    def _bin_op(self, name: str, a: SSAValue, b: SSAValue, contract: bool = False) -> SSAValue:
+        """A new ``llvm.<name>`` of ``a`` and ``b`` (``contract``: the float op may fuse)."""
+        if contract:
+            return self.new_op(("bin", name, a.type, True), [a, b], lambda: _BINARY[name](
+                a, b, llvm.FastMathAttr([llvm.FastMathFlag.ALLOW_CONTRACT]))).results[0]
+        return self.new_op(("bin", name, a.type), [a, b], lambda: _BINARY[name](a, b)).results[0]
+
     # -- constants -----------------------------------------------------------------------
     def const(self, t: Attribute, value: int | float) -> SSAValue:
         """A constant of scalar type ``t`` (made once per block)."""
-        key = (id(self.block), str(t), value)
+        key = (id(self.block), t, value)
         if key not in self._consts:
             if is_float(t):
                 attr = FloatAttr(float(value), t)  # type: ignore[arg-type]
@@ -181,11 +220,10 @@ class ThreadBuilder:
         if isinstance(a.type, IntegerType):
             # the key ignores the order of commutative operands; the op keeps the caller's
             key = (name, *sorted((a, b), key=id)) if name in _COMMUTATIVE else (name, a, b)
-            return self._derive(("bin", *key), lambda: self.value(_BINARY[name](a, b)))
+            return self._derive(("bin", *key), lambda: self._bin_op(name, a, b))
         if name in _CONTRACTIBLE and self.fp_contract:
-            return self._derive(("fbin", name, a, b), lambda: self.value(
-                _BINARY[name](a, b, llvm.FastMathAttr([llvm.FastMathFlag.ALLOW_CONTRACT]))))
-        return self._derive(("fbin", name, a, b), lambda: self.value(_BINARY[name](a, b)))
+            return self._derive(("fbin", name, a, b), lambda: self._bin_op(name, a, b, contract=True))
+        return self._derive(("fbin", name, a, b), lambda: self._bin_op(name, a, b))
 
     # -- bit-linear values (see the module docstring) -----------------------------------
     def assume_bits(self, v: SSAValue, mask: int) -> None:
@@ -267,7 +305,7 @@ class ThreadBuilder:
         if overlap:
             x0, cols, c0 = self._linear[v]
             xv = v
-            v = self._derive(("xorc", xv, overlap), lambda: self.value(llvm.XOrOp(xv, self.i32(overlap))))
+            v = self._derive(("xorc", xv, overlap), lambda: self._bin_op("xor", xv, self.i32(overlap)))
             self._linear[v] = (x0, cols, c0 ^ overlap)
             self._known[v] = bits
         if not apart:
@@ -311,8 +349,8 @@ class ThreadBuilder:
         if s == 0:
             return x
         if s > 0:
-            return self._derive(("bin", "shl", x, s), lambda: self.value(llvm.ShlOp(x, self.i32(s))))
-        return self._derive(("bin", "lshr", x, -s), lambda: self.value(llvm.LShrOp(x, self.i32(-s))))
+            return self._derive(("bin", "shl", x, s), lambda: self._bin_op("shl", x, self.i32(s)))
+        return self._derive(("bin", "lshr", x, -s), lambda: self._bin_op("lshr", x, self.i32(-s)))
 
     def _emit_linear(self, x: SSAValue, cols: tuple[int, ...], possible: int) -> SSAValue:
         groups: dict[int, int] = {}
@@ -337,16 +375,15 @@ class ThreadBuilder:
             have = ((possible << s) if s >= 0 else (possible >> -s)) & _MASK32
             v = self._shifted(x, s)
             if have & ~out_mask:
-                v = self._derive(("bin", "and", v, out_mask), lambda v=v, m=out_mask: self.value(llvm.AndOp(v, self.i32(m))))
+                v = self._derive(("bin", "and", v, out_mask), lambda v=v, m=out_mask: self._bin_op("and", v, self.i32(m)))
             terms.append((v, out_mask))
         for i, c in selected:
-            bit = self._derive(("bin", "and", x, 1 << i), lambda i=i: self.value(llvm.AndOp(x, self.i32(1 << i))))
-            cond = self._derive(("icmp", "ne", bit, 0), lambda bit=bit: self.value(llvm.ICmpOp(bit, self.i32(0), IntegerAttr(ICMP["ne"], i64))))
-            terms.append((self._derive(("select", cond, c), lambda cond=cond, c=c: self.value(llvm.SelectOp(cond, self.i32(c), self.i32(0)))), c))
+            bit = self._derive(("bin", "and", x, 1 << i), lambda i=i: self._bin_op("and", x, self.i32(1 << i)))
+            cond = self.icmp("ne", bit, self.i32(0))
+            terms.append((self.select(cond, self.i32(c), self.i32(0)), c))
         acc, bits = terms[0]
         for v, m in terms[1:]:
-            op = llvm.OrOp if not (bits & m) else llvm.XOrOp
-            acc = self.value(op(acc, v))
+            acc = self._bin_op("or" if not (bits & m) else "xor", acc, v)
             bits |= m
         return acc
 
@@ -375,7 +412,7 @@ class ThreadBuilder:
             return self.const(t, c)
         if c == 0:
             return base
-        v = self._derive(("add", base, c), lambda: self.value(llvm.AddOp(base, self.const(t, c))))
+        v = self._derive(("add", base, c), lambda: self._bin_op("add", base, self.const(t, c)))
         self._offset[v] = (base, c)
         return v
 
@@ -384,7 +421,7 @@ class ThreadBuilder:
         if ba is None or bb is None:
             return self._offset_value(ba if bb is None else bb, ca + cb, a.type)
         x, y = sorted((ba, bb), key=id)
-        s = self._derive(("add", x, y), lambda: self.value(llvm.AddOp(ba, bb)))
+        s = self._derive(("add", x, y), lambda: self._bin_op("add", ba, bb))
         if a.type == i64:  # an index sum a getelementptr may split (see gep)
             self._sum_of[s] = (ba, bb)
             for part in (ba, bb):
@@ -398,25 +435,28 @@ class ThreadBuilder:
         base, c = self.split_offset(a)
         if base is None:
             return self.const(a.type, c * k)
-        m = self._derive(("mul", base, k), lambda: self.value(llvm.MulOp(base, self.const(a.type, k))))
+        m = self._derive(("mul", base, k), lambda: self._bin_op("mul", base, self.const(a.type, k)))
         return self._offset_value(m, c * k, a.type)
 
     def add_i(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.binary("add", a, b)
 
     def icmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self._derive(("icmp", pred, a, b), lambda: self.value(llvm.ICmpOp(a, b, IntegerAttr(ICMP[pred], i64))))
+        return self._derive(("icmp", pred, a, b), lambda: self.new_op(
+            ("icmp", pred, a.type), [a, b], lambda: llvm.ICmpOp(a, b, IntegerAttr(ICMP[pred], i64))).results[0])
 
     def fcmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self._derive(("fcmp", pred, a, b), lambda: self.value(llvm.FCmpOp(a, b, pred)))
+        return self._derive(("fcmp", pred, a, b), lambda: self.new_op(
+            ("fcmp", pred, a.type), [a, b], lambda: llvm.FCmpOp(a, b, pred)).results[0])
 
     def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         if a is b:
             return a
-        return self._derive(("select", c, a, b), lambda: self.value(llvm.SelectOp(c, a, b)))
+        return self._derive(("select", c, a, b), lambda: self.new_op(
+            ("select", a.type), [c, a, b], lambda: llvm.SelectOp(c, a, b)).results[0])
 
     def fneg(self, a: SSAValue) -> SSAValue:
-        return self._derive(("fneg", a), lambda: self.value(llvm.FNegOp(a)))
+        return self._derive(("fneg", a), lambda: self.new_op(("fneg", a.type), [a], lambda: llvm.FNegOp(a)).results[0])
 
     def cast(self, name: str, a: SSAValue, t: Attribute) -> SSAValue:
         """``llvm.<name>`` cast of ``a`` to ``t`` (zext, sext, trunc, fpext, fptrunc, sitofp,
@@ -425,8 +465,10 @@ class ThreadBuilder:
             return a
         if name == "inttoptr":
             # xDSL's constructor always makes an address-space-0 pointer: give the type here
-            return self.value(llvm.IntToPtrOp.build(operands=[a], result_types=[t]))
-        return self._derive(("cast", name, a, str(t)), lambda: self.value(_CASTS[name](a, t)))
+            return self.new_op(("cast", name, a.type, t), [a], lambda: llvm.IntToPtrOp.build(
+                operands=[a], result_types=[t])).results[0]
+        return self._derive(("cast", name, a, t), lambda: self.new_op(
+            ("cast", name, a.type, t), [a], lambda: _CASTS[name](a, t)).results[0])
 
     def gep(self, base: SSAValue, index: SSAValue, pointee: Attribute) -> SSAValue:
         """``base + index * sizeof(pointee)`` on a global pointer. Constant parts of
@@ -444,18 +486,20 @@ class ThreadBuilder:
         pbase, pc = self._ptr_offset.get(base, (base, 0))
 
         def step(p: SSAValue, i: SSAValue, t: Attribute) -> SSAValue:
-            return self.value(llvm.GEPOp(p, [llvm.GEP_USE_SSA_VAL], t, ssa_indices=[i], result_type=base.type))
+            return self.new_op(("gep", t, p.type, i.type, base.type), [p, i], lambda: llvm.GEPOp(
+                p, [llvm.GEP_USE_SSA_VAL], t, ssa_indices=[i], result_type=base.type)).results[0]
 
         g = pbase
         if ibase is not None:
             if ibase.type == i32 and not (self.known_bits(ibase) >> 31):
                 # a non-negative index: zero extension is sign extension (and cheaper)
-                ibase = self._derive(("zext", ibase), lambda: self.value(llvm.ZExtOp(ibase, i64)))
-            g = self._derive(("gep", pbase, ibase, str(pointee)), lambda: step(pbase, ibase, pointee))
+                ibase = self._derive(("zext", ibase), lambda: self.new_op(
+                    ("cast", "zext", ibase.type, i64), [ibase], lambda: llvm.ZExtOp(ibase, i64)).results[0])
+            g = self._derive(("gep", pbase, ibase, pointee), lambda: step(pbase, ibase, pointee))
         total = pc + ic * (bit_width(pointee) // 8 if pointee != i1 else 1)
         if total == 0:
             return g
-        r = self._derive(("gep", g, total), lambda: step(g, self.const(i64, total), IntegerType(8)))
+        r = self._derive(("gep", g, total), lambda: step(g, self.const(i64, total), i8))
         self._ptr_offset[r] = (g, total)
         return r
 
@@ -466,7 +510,8 @@ class ThreadBuilder:
         return self._call(name, args, result)
 
     def _call(self, name: str, args: Sequence[SSAValue], result: Attribute | None) -> SSAValue:
-        op = self.add(llvm.CallIntrinsicOp(name, list(args), [result] if result is not None else []))
+        op = self.new_op(("call", name, *(a.type for a in args), result), args, lambda: llvm.CallIntrinsicOp(
+            name, list(args), [result] if result is not None else []))
         return op.results[0] if result is not None else None  # type: ignore[return-value]
 
     def barrier(self) -> None:
@@ -488,18 +533,23 @@ class ThreadBuilder:
         side_effects: bool = False,
     ) -> list[SSAValue]:
         """Inline PTX; returns its results (a struct result is split with extractvalue)."""
+        def inline_asm(res: list[Attribute] | None, effects: bool) -> Operation:
+            key = ("asm", text, constraints, *(v.type for v in operands), res and tuple(res), effects)
+            return self.new_op(key, operands, lambda: llvm.InlineAsmOp(
+                text, constraints, list(operands), res, has_side_effects=effects))
+
         if not results:
-            self.add(llvm.InlineAsmOp(text, constraints, list(operands), None, has_side_effects=True))
+            inline_asm(None, True)
             return []
         if len(results) == 1:
-            op = self.add(llvm.InlineAsmOp(text, constraints, list(operands), [results[0]], has_side_effects=side_effects))
-            return [op.results[0]]
-        struct = llvm.LLVMStructType.from_type_list(list(results))
-        whole = self.value(llvm.InlineAsmOp(text, constraints, list(operands), [struct], has_side_effects=side_effects))
-        from xdsl.dialects.builtin import DenseArrayBase
-
+            return [inline_asm([results[0]], side_effects).results[0]]
+        struct = self._structs.get(tuple(results))
+        if struct is None:
+            struct = self._structs[tuple(results)] = llvm.LLVMStructType.from_type_list(list(results))
+        whole = inline_asm([struct], side_effects).results[0]
         return [
-            self.value(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), whole, t))
+            self.new_op(("extract", i, struct, t), [whole], lambda i=i, t=t: llvm.ExtractValueOp(
+                DenseArrayBase.from_list(i64, [i]), whole, t)).results[0]
             for i, t in enumerate(results)
         ]
 
@@ -511,7 +561,7 @@ class ThreadBuilder:
             return v
         if isinstance(t, llvm.LLVMPointerType):
             return self.cast("ptrtoint", v, i64)
-        return self.cast("bitcast", v, IntegerType(bit_width(t)))
+        return self.cast("bitcast", v, int_type(bit_width(t)))
 
     def from_bits(self, v: SSAValue, t: Attribute) -> SSAValue:
         """The inverse of :meth:`to_bits`."""
@@ -540,7 +590,7 @@ class ThreadBuilder:
         for k, v in enumerate(values):
             x = self.to_bits(v)
             if x.type == i1:
-                x = self.cast("zext", x, IntegerType(8))
+                x = self.cast("zext", x, i8)
             x = self.cast("zext", x, word) if bit_width(x.type) < word.width.data else x
             if k:
                 x = self.binary("shl", x, self.const(word, k * bits))
@@ -603,7 +653,7 @@ class ThreadBuilder:
             else:
                 x = word if not k else self.binary("lshr", word, self.const(word.type, k * bits))
             if bits < wbits:
-                x = self.cast("trunc", x, IntegerType(bits))
+                x = self.cast("trunc", x, int_type(bits))
             if t == i1:
                 x = self.cast("trunc", x, i1)
             v = self.from_bits(x, t)

@@ -35,10 +35,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntegerType, i1, i32
+from xdsl.dialects.builtin import i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ltc.lowering.llvm.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width
+from ltc.lowering.llvm.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width, int_type
 from ltc.lowering.plans.convert import plan_conversion
 from ltc.lowering.plans.plan import (
     Barrier,
@@ -245,7 +245,7 @@ class _PlanCode:
         per = max(1, word_bits // self.bits)
         if word_bits == 32 and packable(self.elem) and len(regs) % per == 0:
             return [self.word([self.raw(r) for r in regs[k : k + per]]) for k in range(0, len(regs), per)]
-        wt = IntegerType(word_bits)
+        wt = int_type(word_bits)
         return [self.b.pack([self.read(r) for r in regs[k : k + per]], wt) for k in range(0, len(regs), per)]
 
     def unwords(self, words: list[SSAValue], regs: tuple[Reg, ...], word_bits: int) -> None:
@@ -286,8 +286,8 @@ class _PlanCode:
             self.shuffle(ins)
         elif isinstance(ins, SharedStore):
             if len(ins.src) * self.bits == 8:  # one byte, from a 16-bit register
-                byte = b.pack([self.read(ins.src[0])], IntegerType(8))
-                self.store(ins.address, [b.cast("zext", byte, IntegerType(16))], 16, "b8")
+                byte = b.pack([self.read(ins.src[0])], int_type(8))
+                self.store(ins.address, [b.cast("zext", byte, int_type(16))], 16, "b8")
             else:
                 wb = self.word_bits(len(ins.src))
                 self.store(ins.address, self.words(ins.src, wb), wb, f"b{wb}")
@@ -295,7 +295,7 @@ class _PlanCode:
             nbits = len(ins.dst) * self.bits
             if nbits == 8:
                 (w,) = self.load(ins.address, 1, 16, "u8")
-                self.write(ins.dst[0], b.unpack(b.cast("trunc", w, IntegerType(8)), self.elem, 1)[0])
+                self.write(ins.dst[0], b.unpack(b.cast("trunc", w, int_type(8)), self.elem, 1)[0])
             else:
                 wb = self.word_bits(len(ins.dst))
                 self.unwords(self.load(ins.address, nbits // wb, wb, f"b{wb}"), ins.dst, wb)
@@ -353,12 +353,12 @@ class _PlanCode:
             for s, d in zip(ins.src, ins.dst, strict=True):
                 x = b.to_bits(self.read(s))
                 lo = b.cast("trunc", x, i32)
-                hi = b.cast("trunc", b.binary("lshr", x, b.const(IntegerType(64), 32)), i32)
+                hi = b.cast("trunc", b.binary("lshr", x, b.const(int_type(64), 32)), i32)
                 lo, hi = (b.shuffle(ins.mode, w, lane_arg) for w in (lo, hi))
                 whole = b.binary(
                     "or",
-                    b.cast("zext", lo, IntegerType(64)),
-                    b.binary("shl", b.cast("zext", hi, IntegerType(64)), b.const(IntegerType(64), 32)),
+                    b.cast("zext", lo, int_type(64)),
+                    b.binary("shl", b.cast("zext", hi, int_type(64)), b.const(int_type(64), 32)),
                 )
                 self.write(d, b.from_bits(whole, self.elem))
             return
@@ -385,7 +385,7 @@ class _PlanCode:
             f"ld.shared{v}.{ptx_type} {{{vec}}}, [${n}];" if n > 1 else f"ld.shared.{ptx_type} $0, [$1];",
             ",".join([f"={REGISTER_CONSTRAINT[word_bits]}"] * n + ["r"]),
             [self.address(address)],
-            [IntegerType(word_bits)] * n,
+            [int_type(word_bits)] * n,
             side_effects=True,
         )
 

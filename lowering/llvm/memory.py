@@ -36,7 +36,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.dialects import tt
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.llvm.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width
+from ltc.lowering.llvm.builder import REGISTER_CONSTRAINT, ThreadBuilder, bit_width, int_type
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, map_registers, scalar_type
 from ltc.passes.axis_info import AxisInfo, alignment, mask_alignment
 from ltc.passes.strides import Strides, pow2_divisor
@@ -198,7 +198,7 @@ _PTX_TYPE = {8: "u8", 16: "b16", 32: "b32", 64: "b64"}
 
 
 def _word_type(bits: int) -> IntegerType:
-    return IntegerType(16 if bits == 8 else bits)
+    return int_type(16 if bits == 8 else bits)
 
 
 def registers_of(v: Lowered | None, n: int) -> list[SSAValue | None]:
@@ -225,7 +225,7 @@ def _elements_of(b: ThreadBuilder, words: list[SSAValue], t: Attribute, word_bit
     out: list[SSAValue] = []
     if word_bits == 8:
         for w in words:
-            x = b.cast("trunc", w, IntegerType(8))
+            x = b.cast("trunc", w, int_type(8))
             out.append(b.cast("trunc", x, i1) if t == i1 else b.from_bits(x, t))
         return out
     per_word = max(1, word_bits // bits)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerType, i1, i32
+from xdsl.dialects.builtin import i1, i32
 from xdsl.ir import SSAValue
 
-from ltc.lowering.llvm.builder import ThreadBuilder, bit_width
+from ltc.lowering.llvm.builder import ThreadBuilder, bit_width, int_type
 from ltc.lowering.llvm.function import FunctionLowering
 from ltc.lowering.llvm.thread_index import ThreadPart, row_major_offset
 
@@ -24,10 +24,10 @@ __all__ = ["element_address", "load_shared", "register_address", "storage_bits",
 
 
 _SHARED = {
-    8: ("b8", "h", IntegerType(16)),
-    16: ("b16", "h", IntegerType(16)),
+    8: ("b8", "h", int_type(16)),
+    16: ("b16", "h", int_type(16)),
     32: ("b32", "r", i32),
-    64: ("b64", "l", IntegerType(64)),
+    64: ("b64", "l", int_type(64)),
 }
 """Bits → (PTX type, constraint, register type) of a shared-memory access."""
 
@@ -41,7 +41,7 @@ def store_shared(b: ThreadBuilder, addr: SSAValue, v: SSAValue, pred: SSAValue |
     """``st.shared`` of scalar ``v`` at the 32-bit shared address ``addr`` (guarded by ``pred``)."""
     bits = b.to_bits(v)
     if bits.type == i1:
-        bits = b.cast("zext", bits, IntegerType(8))
+        bits = b.cast("zext", bits, int_type(8))
     ptx, reg, rt = _SHARED[bit_width(bits.type)]
     word = b.cast("zext", bits, rt) if bits.type != rt else bits
     operands, constraints, guard = [addr, word], ["r", reg], ""
@@ -58,7 +58,7 @@ def load_shared(b: ThreadBuilder, addr: SSAValue, t: object) -> SSAValue:
     ptx, reg, rt = _SHARED[bits]
     (word,) = b.asm(f"ld.shared.{ptx} $0, [$1];", f"={reg},r", [addr], [rt], side_effects=True)
     if bits < bit_width(rt):
-        word = b.cast("trunc", word, IntegerType(bits))
+        word = b.cast("trunc", word, int_type(bits))
     if t == i1:
         return b.cast("trunc", word, i1)
     return b.from_bits(word, t)  # type: ignore[arg-type]
