@@ -1,7 +1,7 @@
 """A ``ttg.convert_layout`` of a *pointer* tensor through shared memory (issue 19, item 1).
 
-Pointers travel through shared memory as 64-bit integers and come back with ``inttoptr``
-to a global pointer. The kernel converts the x pointers between two blocked layouts that
+Pointers travel through shared memory as 64-bit words: the inline asm stores and loads
+the pointers themselves (no ``ptrtoint`` / ``inttoptr`` per element). The kernel converts the x pointers between two blocked layouts that
 need shared memory (a transpose of the thread order), loads through them and stores at y
 pointers built directly in the destination layout, so a wrong pointer lands in the wrong
 place: y must equal x exactly, in ltc's PTX simulator and in the value interpreter.
@@ -20,7 +20,7 @@ import pytest
 from ltc.lowering.ptxsim.run import simulate_ptx
 from ltc.passes.interpret import run_kernel
 from ltc.tools.pipeline import compile_kernel
-from tests.emit_fixtures import parse
+from tests.emit_fixtures import llc, needs_llc_and_simulator, parse
 from tests.test_codegen_examples import ptxas_ok
 
 _SRC = "#ttg.slice<{dim = 1, parent = #a}>"
@@ -82,6 +82,21 @@ def test_pointer_conversion_runs_exactly() -> None:
     z = np.full(32 * 32, np.nan, np.float32)
     run_kernel(parse(KERNEL), [x, z])
     np.testing.assert_array_equal(z.view(np.uint32), y.view(np.uint32))
+
+
+@needs_llc_and_simulator
+def test_pointers_cross_shared_memory_without_casts() -> None:
+    """The lowered conversion has no ptrtoint/inttoptr of a global pointer (the shared
+    stores and loads take and give pointers); LLVM's own tools accept that IR and the
+    PTX llc makes from it moves every pointer exactly."""
+    lowered = compile_kernel(KERNEL, emit="mlir")
+    assert "st.shared" in lowered and "ld.shared" in lowered
+    assert "!llvm.ptr<1> to i64" not in lowered and "i64 to !llvm.ptr<1>" not in lowered
+    ptx = llc(compile_kernel(KERNEL, emit="llvm"))
+    x = np.random.default_rng(8).standard_normal(32 * 32).astype(np.float32)
+    y = np.full(32 * 32, np.nan, np.float32)
+    simulate_ptx(ptx, (1, 1, 1), [x, y])
+    np.testing.assert_array_equal(y, x)
 
 
 def test_ltc_opt_emits_ptx_for_a_pointer_conversion(tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from ltc.dialects.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
 
@@ -460,9 +460,13 @@ class ThreadBuilder:
 
     def cast(self, name: str, a: SSAValue, t: Attribute) -> SSAValue:
         """``llvm.<name>`` cast of ``a`` to ``t`` (zext, sext, trunc, fpext, fptrunc, sitofp,
-        uitofp, fptosi, fptoui, bitcast, ptrtoint, inttoptr); a no-op when types agree."""
+        uitofp, fptosi, fptoui, bitcast, ptrtoint, inttoptr); a no-op when types agree, and
+        the source of a cast it undoes (a pointer made from an i64 and back, a bitcast of
+        a bitcast to the first type: same bits, as LLVM folds them)."""
         if a.type == t and name in ("bitcast", "zext", "sext", "trunc", "fpext", "fptrunc"):
             return a
+        if name in _UNDOES and isinstance(a, OpResult) and isinstance(a.op, _UNDOES[name]) and a.op.operands[0].type == t:
+            return a.op.operands[0]
         if name == "inttoptr":
             # xDSL's constructor always makes an address-space-0 pointer: give the type here
             return self.new_op(("cast", name, a.type, t), [a], lambda: llvm.IntToPtrOp.build(
@@ -690,6 +694,13 @@ _MASK32 = 0xFFFFFFFF
 _LINEAR_OPS = frozenset({"add", "or", "xor", "and", "shl", "lshr", "mul"})
 """i32 ops that keep a bit-linear value bit-linear (add and or: without carries)."""
 _COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
+
+_UNDOES: dict[str, type[Operation]] = {
+    "ptrtoint": llvm.IntToPtrOp,
+    "inttoptr": llvm.PtrToIntOp,
+    "bitcast": llvm.BitcastOp,
+}
+"""The casts each cast undoes (when it gives back the first one's operand type)."""
 
 _CASTS: dict[str, type[Operation]] = {
     "zext": llvm.ZExtOp,

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import i1, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -288,6 +289,9 @@ class _PlanCode:
             if len(ins.src) * self.bits == 8:  # one byte, from a 16-bit register
                 byte = b.pack([self.read(ins.src[0])], int_type(8))
                 self.store(ins.address, [b.cast("zext", byte, int_type(16))], 16, "b8")
+            elif isinstance(self.elem, llvm.LLVMPointerType):
+                # a pointer is its own 64-bit word: the asm takes it as it is (no ptrtoint)
+                self.store(ins.address, [self.read(r) for r in ins.src], 64, "b64")
             else:
                 wb = self.word_bits(len(ins.src))
                 self.store(ins.address, self.words(ins.src, wb), wb, f"b{wb}")
@@ -296,6 +300,11 @@ class _PlanCode:
             if nbits == 8:
                 (w,) = self.load(ins.address, 1, 16, "u8")
                 self.write(ins.dst[0], b.unpack(b.cast("trunc", w, int_type(8)), self.elem, 1)[0])
+            elif isinstance(self.elem, llvm.LLVMPointerType):
+                # loaded as pointers (no inttoptr), as they were stored
+                loaded = self.load(ins.address, len(ins.dst), 64, "b64", self.elem)
+                for r, v in zip(ins.dst, loaded, strict=True):
+                    self.write(r, v)
             else:
                 wb = self.word_bits(len(ins.dst))
                 self.unwords(self.load(ins.address, nbits // wb, wb, f"b{wb}"), ins.dst, wb)
@@ -378,14 +387,18 @@ class _PlanCode:
             [self.address(address), *words],
         )
 
-    def load(self, address: ThreadAffine, n: int, word_bits: int, ptx_type: str) -> list[SSAValue]:
+    def load(
+        self, address: ThreadAffine, n: int, word_bits: int, ptx_type: str, word: Attribute | None = None
+    ) -> list[SSAValue]:
+        """``n`` words of ``word_bits`` from shared memory, typed ``word`` (by default the
+        integer of that width)."""
         v = f".v{n}" if n > 1 else ""
         vec = ", ".join(f"${i}" for i in range(n))
         return self.b.asm(
             f"ld.shared{v}.{ptx_type} {{{vec}}}, [${n}];" if n > 1 else f"ld.shared.{ptx_type} $0, [$1];",
             ",".join([f"={REGISTER_CONSTRAINT[word_bits]}"] * n + ["r"]),
             [self.address(address)],
-            [int_type(word_bits)] * n,
+            [word if word is not None else int_type(word_bits)] * n,
             side_effects=True,
         )
 
