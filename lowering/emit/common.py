@@ -153,23 +153,25 @@ BYTE_SIZE = {t.tag: t.byte_size for t in SCALAR_TYPES.values() if t.byte_size is
 
 def type_tag(t: Attribute, op: Operation | None) -> str:
     """The tag of a scalar type of the contract; :class:`EmitError` for anything else."""
-    if isinstance(t, IntegerType):
-        tag = f"i{t.width.data}"
+    # (by class, not isinstance: xDSL's types are ABCs, whose isinstance is slow, and
+    # printing a kernel asks this for every operand; the types are not subclassed)
+    cls = type(t)
+    if cls is IntegerType:
+        tag = f"i{t.width.data}"  # type: ignore[attr-defined]
         if tag in INT_BITS:
             return tag
-    elif isinstance(t, Float16Type):
-        return "f16"
-    elif isinstance(t, BFloat16Type):
-        return "bf16"
-    elif isinstance(t, Float32Type):
-        return "f32"
-    elif isinstance(t, Float64Type):
-        return "f64"
-    elif isinstance(t, llvm.LLVMPointerType):
-        tag = f"ptr{t.addr_space.data}"
+    elif cls is llvm.LLVMPointerType:
+        tag = f"ptr{t.addr_space.data}"  # type: ignore[attr-defined]
         if tag in SCALAR_TYPES:
             return tag
+    else:
+        tag = _FLOAT_TAGS.get(cls)
+        if tag is not None:
+            return tag
     raise EmitError(op, f"type {t} is not a scalar type of the lowered IR")
+
+
+_FLOAT_TAGS: dict[type, str] = {Float16Type: "f16", BFloat16Type: "bf16", Float32Type: "f32", Float64Type: "f64"}
 
 
 def struct_tags(t: Attribute, op: Operation | None) -> tuple[str, ...]:
@@ -671,15 +673,20 @@ class KernelBodyPrinter:
     def gep_operands(self, op: llvm.GEPOp) -> tuple[str, SSAValue, str]:
         """``(pointee tag, index, index tag)`` of a getelementptr: one i32 or i64 SSA index
         into a global pointer, stepping over a scalar."""
-        indices = tuple(op.rawConstantIndices.iter_values())
-        if len(indices) != 1 or len(op.ssa_indices) != 1 or indices[0] != llvm.GEP_USE_SSA_VAL:
+        # (operands and properties by position and name: xDSL's named accessors cost more
+        # than the rest of printing a getelementptr)
+        props = op.properties
+        indices = tuple(props["rawConstantIndices"].iter_values())  # type: ignore[attr-defined]
+        ptr, *ssa_indices = op.operands
+        if len(indices) != 1 or len(ssa_indices) != 1 or indices[0] != llvm.GEP_USE_SSA_VAL:
             raise EmitError(op, "needs exactly one SSA index")
-        if self.tag(op.ptr, op) != "ptr1" or self.tag(op.result, op) != "ptr1":
+        if self.tag(ptr, op) != "ptr1" or self.tag(op.results[0], op) != "ptr1":
             raise EmitError(op, "works on !llvm.ptr<1> only")
-        pointee = type_tag(op.elem_type, op)
+        elem_type = props["elem_type"]
+        pointee = type_tag(elem_type, op)
         if pointee not in BYTE_SIZE:
-            raise EmitError(op, f"pointee {op.elem_type} is not a scalar")
-        (index,) = op.ssa_indices
+            raise EmitError(op, f"pointee {elem_type} is not a scalar")
+        (index,) = ssa_indices
         index_tag = type_tag(index.type, op)
         if index_tag not in ("i32", "i64"):
             raise EmitError(op, f"index must be i32 or i64, got {index.type}")
@@ -696,17 +703,21 @@ class KernelBodyPrinter:
     def asm_signature(self, op: llvm.InlineAsmOp) -> tuple[AsmConstraints, tuple[str, ...]]:
         """The constraints of a PTX inline asm and its result tags (a struct's fields, one
         scalar, or none), one output constraint each and one input constraint an operand."""
-        if op.asm_dialect is not None and op.asm_dialect.value.data != 0:
+        # (by position and name: see gep_operands; the operands are all the asm's inputs)
+        props = op.properties
+        dialect = props.get("asm_dialect")
+        if dialect is not None and dialect.value.data != 0:  # type: ignore[attr-defined]
             raise EmitError(op, "only AT&T-dialect (PTX) inline asm")
-        cons = parse_constraints(op.constraints.data, op)
-        if len(cons.inputs) != len(op.operands_):
-            raise EmitError(op, f"{len(op.operands_)} operands for {len(cons.inputs)} input constraints")
-        if op.res is None:
+        cons = parse_constraints(props["constraints"].data, op)  # type: ignore[attr-defined]
+        if len(cons.inputs) != len(op.operands):
+            raise EmitError(op, f"{len(op.operands)} operands for {len(cons.inputs)} input constraints")
+        res = op.results[0] if op.results else None
+        if res is None:
             tags: tuple[str, ...] = ()
-        elif isinstance(op.res.type, llvm.LLVMStructType):
-            tags = struct_tags(op.res.type, op)
+        elif isinstance(res.type, llvm.LLVMStructType):
+            tags = struct_tags(res.type, op)
         else:
-            tags = (self.tag(op.res, op),)
+            tags = (self.tag(res, op),)
         if len(tags) != len(cons.outputs):
             raise EmitError(op, f"{len(tags)} results for {len(cons.outputs)} output constraints")
         return cons, tags

@@ -718,7 +718,7 @@ class _FunctionPrinter(KernelBodyPrinter):
 
     def inline_asm(self, op: llvm.InlineAsmOp) -> None:
         cons, tags = self.asm_signature(op)
-        inputs = list(op.operands_)
+        inputs = list(op.operands)
         outputs = [self.reg(self.asm_class(letter, tag, op)) for letter, tag in zip(cons.outputs, tags)]
         operands = list(outputs)
         for letter, v in zip(cons.inputs, inputs):
@@ -738,7 +738,7 @@ class _FunctionPrinter(KernelBodyPrinter):
                     self.emit(f"mov.b{_WIDTH[cls]} {r}, {text};")
                     text = r
                 operands.append(text)
-        text = substitute_operands(op.asm_string.data, lambda k: self.asm_operand(operands, k, op), op)
+        text = substitute_operands(op.properties["asm_string"].data, lambda k: self.asm_operand(operands, k, op), op)  # type: ignore[attr-defined]
         for line in text.split("\n"):
             if line.strip():
                 self.emit(line.strip())
@@ -749,8 +749,9 @@ class _FunctionPrinter(KernelBodyPrinter):
                 self.emit(f"mov.b{_WIDTH[CLASS[tag]]} {r}, {reg};")
                 reg = r
             results.append(reg)
-        if op.res is not None:
-            self.vals[op.res] = tuple(results) if isinstance(op.res.type, llvm.LLVMStructType) else results[0]
+        if op.results:
+            res = op.results[0]
+            self.vals[res] = tuple(results) if isinstance(res.type, llvm.LLVMStructType) else results[0]
 
     def asm_class(self, letter: str, tag: str, op: Operation) -> str:
         cls = _CONSTRAINT_CLASS[letter]

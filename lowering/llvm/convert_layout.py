@@ -140,6 +140,7 @@ class _PlanCode:
         self.packer = WordPacker(self.b)
         self._preds: dict[int, SSAValue] = {}
         self._selects: dict[tuple[SSAValue, SSAValue, SSAValue], SSAValue] = {}
+        self._addresses: dict[tuple[int, ThreadAffine], SSAValue] = {}
 
     def raw(self, r: Reg) -> _RegValue:
         try:
@@ -158,9 +159,14 @@ class _PlanCode:
         return affine_value(self.b, f.lane, f.warp, f.constant, self.fl.tid(), self.fl.lane_bits)
 
     def address(self, f: ThreadAffine) -> SSAValue:
-        if self._base is None:
-            self._base = self.fl.shared_base()
-        return self.b.add_i(self._base, self.affine(f))
+        # (rounds of one conversion reuse their addresses: each is built once per block)
+        key = (id(self.b.block), f)
+        got = self._addresses.get(key)
+        if got is None:
+            if self._base is None:
+                self._base = self.fl.shared_base()
+            got = self._addresses[key] = self.b.add_i(self._base, self.affine(f))
+        return got
 
     # -- predicates and muxes ---------------------------------------------------------------
     def predicate(self, mask: int) -> SSAValue:
