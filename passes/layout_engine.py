@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from xdsl.utils.exceptions import PassFailedException
 from xdsl.dialects import scf
@@ -167,16 +168,57 @@ def _near_memory(v: SSAValue) -> bool:
     return any(u.operation.name in _GLOBAL_MEMORY for u in v.uses)
 
 
+@dataclass
+class FirstMinima:
+    """The objective's first minimum (the best of its starts, before the refinement) of
+    each function, as an ``objective`` run reached it, for an ``objective-work`` run on
+    a copy of the same input. That run would search the same starts to the same
+    minimum (the passes before it and the search are deterministic), so it takes this
+    one instead of searching again. Values are named by their position in program order
+    (``walk_values``); a function whose values or candidates differ is searched."""
+
+    choices: dict[str, tuple[int, dict[int, Encoding]]] = field(default_factory=dict)
+
+    def keep(self, function: str, body: Region, choice: dict[SSAValue, Encoding]) -> None:
+        values = list(walk_values(body))
+        self.choices[function] = (len(values), {i: choice[v] for i, v in enumerate(values) if v in choice})
+
+    def take(self, function: str, body: Region, cands: dict[SSAValue, list[Encoding]]) -> dict[SSAValue, Encoding] | None:
+        got = self.choices.get(function)
+        if got is None:
+            return None
+        count, by_index = got
+        values = list(walk_values(body))
+        if len(values) != count:
+            return None
+        out: dict[SSAValue, Encoding] = {}
+        for i, e in by_index.items():
+            v = values[i]
+            if e not in cands.get(v, ()):
+                return None
+            out[v] = e
+        return out
+
+
 class LayoutEngine:
     """Runs steps 1–4 on one function body (see the module docstring). The body may have
     several blocks: the entry block's arguments are the function's (fixed); another
     block's arguments take layouts like loop-carried values, from the branch operands
     that feed them (``cfg``) and from their users."""
 
-    def __init__(self, body: Region, log: LayoutLog | None = None, strategy: str = "objective") -> None:
+    def __init__(
+        self,
+        body: Region,
+        log: LayoutLog | None = None,
+        strategy: str = "objective",
+        first_minima: FirstMinima | None = None,
+    ) -> None:
         self.body = body
         self.log = log
         self.strategy = strategy
+        self.first_minima = first_minima
+        """Where an ``objective`` run leaves its first minimum and an ``objective-work``
+        run on a copy of the same input takes it (:class:`FirstMinima`)."""
         """``objective``: minimise the function's objective, then refine its choice with
         the conversions first (``TIE_BREAK``); ``objective-work``: the first minimum alone
         (the ops' work weighed against conversions); ``triton``: Triton's conflict rule
@@ -421,6 +463,12 @@ class LayoutEngine:
         variables = list(greedy)
         body_ops = walk_list(self.body)
         best, best_cost = None, None
+        name_of_body = self._function_name()
+        known = None
+        if self.strategy == "objective-work" and self.first_minima is not None and self.log is None:
+            known = self.first_minima.take(name_of_body, self.body, self.cands)
+        if known is not None:
+            return known
         # The conflict rule over every candidate (not only the anchors' reach, as the
         # "triton" strategy): a start that keeps layouts near memory ops blocked.
         starts = [("per-value choice", greedy), ("Triton's conflict rule", {**greedy, **triton_rule_start(self.cands, _near_memory)})]
@@ -437,6 +485,8 @@ class LayoutEngine:
             if best_cost is None or cost < best_cost:
                 best, best_cost, best_name = dict(obj.choice), cost, name
         assert best is not None
+        if self.strategy == "objective" and self.first_minima is not None:
+            self.first_minima.keep(name_of_body, self.body, best)
         # Refinement: from the best choice, conversions first (the ops' work only breaks
         # ties), so a conversion is never kept to save work alone.
         if self.strategy != "objective-work":
@@ -450,6 +500,11 @@ class LayoutEngine:
                 if v in best:
                     self._note(v, best[v], self._explain(obj, v, best_name))
         return best
+
+    def _function_name(self) -> str:
+        owner = self.body.parent_op()
+        name = owner.properties.get("sym_name") if owner is not None else None
+        return name.data if name is not None else ""  # type: ignore[attr-defined]
 
     def _explain(self, obj: LayoutObjective, v: SSAValue, start: str) -> str:
         """Why ``v`` has its layout: its only candidate, or the objective's change for

@@ -18,15 +18,25 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from ltc.passes.conversion_cost import CostSummary, summarize
 from ltc.passes.layout_ir import encoding_of_type
+from ltc.passes.layout_engine import FirstMinima
 from ltc.passes.layout_log import LayoutLog
 
 __all__ = ["apply_triton_rule", "lay_out", "triton_rule_summary"]
 
 
-def lay_out(ctx: Context, module: ModuleOp, *, span_rows: bool, strategy: str, log: LayoutLog | None = None) -> None:
+def lay_out(
+    ctx: Context,
+    module: ModuleOp,
+    *,
+    span_rows: bool,
+    strategy: str,
+    log: LayoutLog | None = None,
+    first_minima: FirstMinima | None = None,
+) -> None:
     """ltc's layout pipeline on ``module`` (which carries layouts already), in place:
     coalesce (``span_rows``), accelerate matmuls, remove conversions by the engine's
-    ``strategy``, reduce duplication, canonicalize."""
+    ``strategy`` (and memo ``first_minima``: ``LayoutEngine.first_minima``), reduce
+    duplication, canonicalize."""
     from ltc.passes.accelerate_matmul import AccelerateMatmulPass
     from ltc.passes.coalesce import CoalescePass
     from ltc.passes.reduce_data_duplication import reduce_data_duplication
@@ -34,7 +44,7 @@ def lay_out(ctx: Context, module: ModuleOp, *, span_rows: bool, strategy: str, l
 
     CoalescePass(span_rows=span_rows).apply(ctx, module)
     AccelerateMatmulPass().apply(ctx, module)
-    settled = remove_layout_conversions(ctx, module, log, cse=False, strategy=strategy)
+    settled = remove_layout_conversions(ctx, module, log, cse=False, strategy=strategy, first_minima=first_minima)
     if reduce_data_duplication(module):
         settled = False
     canonicalize_module(ctx, module, cse=True, settled=settled)

@@ -19,7 +19,7 @@ from xdsl.rewriter import Rewriter
 
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
-from ltc.passes.layout_engine import LayoutEngine, LayoutLog
+from ltc.passes.layout_engine import FirstMinima, LayoutEngine, LayoutLog
 from ltc.passes.layout_ir import walk_list
 from ltc.passes.invariant_carries import use_invariant_carries
 from ltc.passes.layout_rules import OpKind, kind_of
@@ -141,12 +141,18 @@ def _converts(func: FuncOp) -> list[ConvertLayoutOp]:
 
 
 def remove_layout_conversions(
-    ctx: Context, module: ModuleOp, log: LayoutLog | None = None, cse: bool = True, strategy: str = "objective"
+    ctx: Context,
+    module: ModuleOp,
+    log: LayoutLog | None = None,
+    cse: bool = True,
+    strategy: str = "objective",
+    first_minima: FirstMinima | None = None,
 ) -> bool:
     """Run the engine on every function of ``module`` (in place); ``cse`` merges common
     subexpressions at the end (a caller that canonicalizes afterwards skips it);
-    ``strategy`` is the engine's (``LayoutEngine.strategy``). Returns whether the result
-    is settled (``canonicalize_module``)."""
+    ``strategy`` is the engine's (``LayoutEngine.strategy``), ``first_minima`` its
+    memo (``LayoutEngine.first_minima``). Returns whether the result is settled
+    (``canonicalize_module``)."""
     use_invariant_carries(module)
     funcs = [op for op in walk_list(module) if isinstance(op, FuncOp)]
     for func in funcs:
@@ -154,7 +160,7 @@ def remove_layout_conversions(
             continue
         if log is not None:
             log.function(func, func.sym_name.data)
-        engine = LayoutEngine(func.body, log, strategy)
+        engine = LayoutEngine(func.body, log, strategy, first_minima)
         engine.propagate()
         engine.rewrite(engine.resolve())
     settled = canonicalize_module(ctx, module)
@@ -190,12 +196,15 @@ class RemoveLayoutConversionsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         log = LayoutLog() if self.debug_layouts else None
         # As in ltc-assign-layouts: never more than Triton's rule would leave.
+        # (the alternative's search is the first half of the objective's: it takes its result)
+        first = FirstMinima()
         never_worse_than_rule(
             op,
-            lambda m: remove_layout_conversions(ctx, m, log),
+            lambda m: remove_layout_conversions(ctx, m, log, first_minima=first),
             lambda m: remove_layout_conversions(ctx, m, strategy="triton"),
             log.add if log is not None else None,
-            others=[("the objective's first minimum", lambda m: remove_layout_conversions(ctx, m, strategy="objective-work"))],
+            others=[("the objective's first minimum", lambda m: remove_layout_conversions(
+                ctx, m, strategy="objective-work", first_minima=first))],
         )
         if log is not None:
             sys.stderr.write(log.text(op))
