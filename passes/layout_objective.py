@@ -102,7 +102,10 @@ decide, and work only between choices whose conversions cost the same (far below
 respelling's price, ``layout_engine.RESPELL_PRICE``, so that one still counts)."""
 
 Price = Callable[[Encoding, Encoding, TensorType], float]
-_OpInfo = tuple  # (OpKind, tensor results, tensor operands, work price, control-flow edges or None)
+_OpInfo = tuple
+"""(OpKind, tensor results, tensor operands, work price, control-flow edges or None,
+the results' and the operands' layouts as written, which operands are rebuilt, the
+op's execution weight, whether it is a ``tt.reduce``)."""
 
 
 class LayoutObjective:
@@ -199,12 +202,17 @@ class LayoutObjective:
             if unit is None:
                 unit = self._units[op] = compute_price(op)
             edges = None if k in (OpKind.SAME, OpKind.SHAPE, OpKind.CONVERT, OpKind.ANCHOR) else _edges(op)
-            info = self._info[op] = (k, tensor_results(op), tensor_operands(op), unit, edges)
+            res, operands = tensor_results(op), tensor_operands(op)
+            info = self._info[op] = (
+                k, res, operands, unit, edges,
+                tuple(layout_of(r) for r in res), tuple(layout_of(o) for o in operands),
+                tuple(self.rebuilt(o) for o in operands), self.weight(op), op.name == "tt.reduce",
+            )  # fmt: skip
         return info
 
     def _term(self, op: Operation) -> float:
         self.evaluations += 1
-        k, res, operands, unit, edges = self._op_info(op)
+        k, res, operands, unit, edges, res_written, written, rebuilt, weight, is_reduce = self._op_info(op)
         choice = self.choice
         cvt = self._cvt
         cost = 0.0
@@ -212,21 +220,22 @@ class LayoutObjective:
             if res:
                 target = choice.get(res[0])
                 if target is None:
-                    target = layout_of(res[0])
+                    target = res_written[0]
             else:
                 target = None
             if target is not None:
                 for i, o in enumerate(operands):
-                    if self.rebuilt(o):
+                    if rebuilt[i]:
                         continue
                     e = choice.get(o)
                     if e is None:
-                        e = layout_of(o)
-                    if e != target and not self._converted_before(op, i, operands, target):
+                        e = written[i]
+                    if e is not target and e != target and not self._converted_before(op, i, operands, target):
                         cost += cvt(e, target, o.type)
-                for r in res[1:]:
+                for j in range(1, len(res)):
+                    r = res[j]
                     e = choice.get(r)
-                    cost += cvt(target, e if e is not None else layout_of(r), r.type)
+                    cost += cvt(target, e if e is not None else res_written[j], r.type)
         elif k is OpKind.SHAPE:
             cost = self._shape_term(op, res, operands)
         elif k is OpKind.CONVERT:
@@ -234,27 +243,26 @@ class LayoutObjective:
                 cost = cvt(self.layout(op.operands[0]), self.layout(op.results[0]), op.results[0].type)
         elif k is OpKind.ANCHOR:
             for i, o in enumerate(operands):
-                if self.rebuilt(o):
+                if rebuilt[i]:
                     continue
-                written = layout_of(o)
                 e = choice.get(o)
-                if e is not None and e != written and not self._converted_before(op, i, operands, written):
-                    cost += cvt(e, written, o.type)
+                if e is not None and e != written[i] and not self._converted_before(op, i, operands, written[i]):
+                    cost += cvt(e, written[i], o.type)
         else:
             cost = sum(cvt(self.layout(a), self.layout(b), a.type) for a, b in edges if not self.rebuilt(a))
         self._converts[op] = cost > 0
-        if op.name == "tt.reduce" and operands:
+        if is_reduce and operands:
             # a reduction works in its operands' layout (the first one's, after the
             # conversions above), whatever becomes of its result
             o0 = operands[0]
             e = choice.get(o0)
-            cost += self.work_weight * len(operands) * self.reduce_work(e if e is not None else layout_of(o0), o0.type, op)
+            cost += self.work_weight * len(operands) * self.reduce_work(e if e is not None else written[0], o0.type, op)
         elif unit:
             if res:
                 r0 = res[0]
                 e = choice.get(r0)
-                cost += self.work_weight * unit * self.words(e if e is not None else layout_of(r0), r0.type)
-        return cost * self.weight(op) if cost else 0.0
+                cost += self.work_weight * unit * self.words(e if e is not None else res_written[0], r0.type)
+        return cost * weight if cost else 0.0
 
     def _converted_before(self, op: Operation, i: int, operands: list[SSAValue], target: Encoding) -> bool:
         """Whether the conversion of ``operands[i]`` to ``target`` that ``op`` needs is
