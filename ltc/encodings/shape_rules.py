@@ -24,6 +24,7 @@ layout, otherwise ``#ttg.linear``. ``None`` means no free result layout exists (
 
 from __future__ import annotations
 
+from functools import lru_cache
 from collections.abc import Sequence
 
 from ltc.encodings import to_linear_layout
@@ -71,6 +72,13 @@ def _spelled(layout: LinearLayout, shape: Sequence[int], legacy: Encoding | None
 
 def trans_encoding(enc: Encoding, shape: Sequence[int], order: Sequence[int]) -> DistributedEncoding:
     """The free result layout of ``tt.trans`` (result dim ``i`` = operand dim ``order[i]``)."""
+    return _trans_encoding(enc, tuple(shape), tuple(order))
+
+
+# (the layout passes ask these for the same layouts and shapes thousands of times;
+# encodings are immutable values, so the answers are memoised as to_linear_layout's)
+@lru_cache(maxsize=4096)
+def _trans_encoding(enc: Encoding, shape: tuple[int, ...], order: tuple[int, ...]) -> DistributedEncoding:
     layout = to_linear_layout(enc, shape)
     out_shape = [shape[o] for o in order]
     moved = _with_bases(layout, lambda b: tuple(b[o] for o in order), out_shape)
@@ -97,6 +105,11 @@ def _strides(shape: Sequence[int]) -> list[int]:
 
 def reshape_encoding(enc: Encoding, shape: Sequence[int], new_shape: Sequence[int]) -> DistributedEncoding:
     """The free result layout of a row-major ``tt.reshape`` from ``shape`` to ``new_shape``."""
+    return _reshape_encoding(enc, tuple(shape), tuple(new_shape))
+
+
+@lru_cache(maxsize=4096)
+def _reshape_encoding(enc: Encoding, shape: tuple[int, ...], new_shape: tuple[int, ...]) -> DistributedEncoding:
     layout = to_linear_layout(enc, shape)
     src_strides, dst_strides = _strides(shape), _strides(new_shape)
 
@@ -112,6 +125,11 @@ def reshape_encoding(enc: Encoding, shape: Sequence[int], new_shape: Sequence[in
 
 def join_encoding(enc: Encoding, shape: Sequence[int]) -> DistributedEncoding:
     """The free result layout of ``tt.join`` of two ``shape`` tensors (new minor dim of 2)."""
+    return _join_encoding(enc, tuple(shape))
+
+
+@lru_cache(maxsize=4096)
+def _join_encoding(enc: Encoding, shape: tuple[int, ...]) -> DistributedEncoding:
     layout = to_linear_layout(enc, shape)
     rank = len(shape)
     bases = {d: [list(b) + [0] for b in bs] for d, bs in layout.bases.items()}
