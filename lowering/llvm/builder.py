@@ -157,8 +157,9 @@ class ThreadBuilder:
             self._templates[key] = (type(op), dict(op.properties), dict(op.attributes), tuple(r.type for r in op.results))
             return self.add(op)
         cls, props, attrs, results = t
-        return self.add(cls.create(operands=operands, result_types=results, properties=dict(props),
-                                   attributes=dict(attrs), location=UNKNOWN_LOC))
+        # (create copies the property and attribute dicts: the template's stay as they are)
+        return self.add(cls.create(operands=operands, result_types=results, properties=props,
+                                   attributes=attrs, location=UNKNOWN_LOC))
 
     def at(self, block: Block) -> Block:
         """Build into ``block`` from now on; returns the previous block."""
