@@ -6,9 +6,10 @@ zero) and ``llvm.uitofp`` (unsigned integer to float) have the shape of xDSL's
 form. :data:`LLVM` is xDSL's ``llvm`` dialect with these three added and
 ``llvm.mlir.global`` replaced by :class:`GlobalOp` (same op, but its parser names a
 wrongly typed ``addr_space`` / ``alignment`` / ``section`` instead of failing an
-assertion) and ``llvm.func`` by :class:`FuncOp` (its parser refuses a signature that
-is not made of LLVM types, as MLIR does); the Triton context registers it in place of
-xDSL's.
+assertion), ``llvm.func`` by :class:`FuncOp` (its parser refuses a signature that
+is not made of LLVM types, as MLIR does), and ``llvm.return`` / ``llvm.mlir.addressof``
+by subclasses with MLIR's checks against their function / symbol; the Triton context
+registers it in place of xDSL's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, VectorTy
 from xdsl.dialects.utils import parse_func_op_like
 from xdsl.dialects.llvm import GenericCastOp
 from xdsl.ir import Attribute, Dialect, TypedAttribute
+from xdsl.traits import SymbolTable
 from xdsl.irdl import irdl_op_definition
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
@@ -206,13 +208,32 @@ class ReturnOp(llvm.ReturnOp):
             raise VerifyException("mismatching result types")
 
 
+class AddressOfOp(llvm.AddressOfOp):
+    """xDSL's ``llvm.mlir.addressof`` (its definition inherited as is), with MLIR's check
+    of the symbol it uses: a global or a function of the nearest symbol table, and a
+    global in the address space of the pointer it gives. (xDSL has no ``llvm.mlir.alias``
+    or ``llvm.mlir.ifunc``, the other two MLIR accepts.)"""
+
+    def verify_(self) -> None:
+        super().verify_()
+        symbol = SymbolTable.lookup_symbol(self, self.global_name)
+        if not isinstance(symbol, (llvm.GlobalOp, llvm.FuncOp)):
+            raise VerifyException(
+                "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' "
+                "or 'llvm.mlir.ifunc'"
+            )
+        if isinstance(symbol, llvm.GlobalOp) and symbol.addr_space.value.data != self.result.type.addr_space.data:
+            raise VerifyException("pointer address space must match address space of the referenced global or alias")
+
+
 LLVM = Dialect(
     "llvm",
     [
-        *(op for op in llvm.LLVM.operations if op not in (llvm.GlobalOp, llvm.FuncOp, llvm.ReturnOp)),
+        *(op for op in llvm.LLVM.operations if op not in (llvm.GlobalOp, llvm.FuncOp, llvm.ReturnOp, llvm.AddressOfOp)),
         GlobalOp,
         FuncOp,
         ReturnOp,
+        AddressOfOp,
         FPToSIOp,
         FPToUIOp,
         UIToFPOp,

@@ -2057,3 +2057,31 @@ def test_inline_asm_results_are_triton_types(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("arg", "res"), [("index", "i8"), ("i8", "i8")])
 def test_inline_asm_that_triton_39_accepts(tmp_path: Path, arg: str, res: str) -> None:
     _accepted_as_triton_reads_it(tmp_path, _inline_asm(arg, res))
+
+
+# seed 2034, mutant 66083: llvm.mlir.addressof must name a global (or function) of its
+# symbol table, in the pointer's address space (MLIR's verifySymbolUses)
+def _addressof(globals_: str, use: str) -> str:
+    return f"module {{\n{globals_}  llvm.func @k() {{\n    %p = llvm.mlir.addressof {use}\n    llvm.return\n  }}\n}}\n"
+
+
+_SMEM = "  llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (_addressof("", "@global_smem : !llvm.ptr<3>"),
+     "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'"),
+    (_addressof(_SMEM, "@global_smem : !llvm.ptr<1>"),
+     "pointer address space must match address space of the referenced global or alias"),
+])
+def test_addressof_names_a_global_of_its_address_space(tmp_path: Path, text: str, message: str) -> None:
+    line = 2 + text.count("llvm.mlir.global")
+    assert _refused(tmp_path, text) == (line + 1, 10, f"'llvm.mlir.addressof' op {message}")
+
+
+@pytest.mark.parametrize("text", [
+    _addressof(_SMEM, "@global_smem : !llvm.ptr<3>"),
+    _addressof("", "@k : !llvm.ptr"),
+])
+def test_addressof_that_triton_39_accepts(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)
