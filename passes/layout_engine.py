@@ -177,27 +177,27 @@ class FirstMinima:
     one instead of searching again. Values are named by their position in program order
     (``walk_values``); a function whose values or candidates differ is searched."""
 
-    choices: dict[str, tuple[int, dict[int, Encoding]]] = field(default_factory=dict)
+    choices: dict[str, tuple[tuple[tuple[Encoding, ...], ...], dict[int, Encoding]]] = field(default_factory=dict)
+    """Per function: every value's candidates, and the chosen layouts, by position."""
 
-    def keep(self, function: str, body: Region, choice: dict[SSAValue, Encoding]) -> None:
+    def keep(
+        self, function: str, body: Region, cands: dict[SSAValue, list[Encoding]], choice: dict[SSAValue, Encoding]
+    ) -> None:
         values = list(walk_values(body))
-        self.choices[function] = (len(values), {i: choice[v] for i, v in enumerate(values) if v in choice})
+        self.choices[function] = (
+            tuple(tuple(cands.get(v, ())) for v in values),
+            {i: choice[v] for i, v in enumerate(values) if v in choice},
+        )
 
     def take(self, function: str, body: Region, cands: dict[SSAValue, list[Encoding]]) -> dict[SSAValue, Encoding] | None:
         got = self.choices.get(function)
         if got is None:
             return None
-        count, by_index = got
+        kept_cands, by_index = got
         values = list(walk_values(body))
-        if len(values) != count:
+        if tuple(tuple(cands.get(v, ())) for v in values) != kept_cands:
             return None
-        out: dict[SSAValue, Encoding] = {}
-        for i, e in by_index.items():
-            v = values[i]
-            if e not in cands.get(v, ()):
-                return None
-            out[v] = e
-        return out
+        return {values[i]: e for i, e in by_index.items()}
 
 
 class LayoutEngine:
@@ -216,13 +216,13 @@ class LayoutEngine:
         self.body = body
         self.log = log
         self.strategy = strategy
-        self.first_minima = first_minima
-        """Where an ``objective`` run leaves its first minimum and an ``objective-work``
-        run on a copy of the same input takes it (:class:`FirstMinima`)."""
         """``objective``: minimise the function's objective, then refine its choice with
         the conversions first (``TIE_BREAK``); ``objective-work``: the first minimum alone
         (the ops' work weighed against conversions); ``triton``: Triton's conflict rule
         alone (what Triton's pass would choose, for comparisons)."""
+        self.first_minima = first_minima
+        """Where an ``objective`` run leaves its first minimum and an ``objective-work``
+        run on a copy of the same input takes it (:class:`FirstMinima`)."""
         self.fixed: dict[SSAValue, str] = {}
         self.cands: dict[SSAValue, list[Encoding]] = {}
         self.why: dict[tuple[SSAValue, Encoding], str] = {}
@@ -486,7 +486,7 @@ class LayoutEngine:
                 best, best_cost, best_name = dict(obj.choice), cost, name
         assert best is not None
         if self.strategy == "objective" and self.first_minima is not None:
-            self.first_minima.keep(name_of_body, self.body, best)
+            self.first_minima.keep(name_of_body, self.body, self.cands, best)
         # Refinement: from the best choice, conversions first (the ops' work only breaks
         # ties), so a conversion is never kept to save work alone.
         if self.strategy != "objective-work":

@@ -55,10 +55,15 @@ def test_a_memo_of_other_values_is_ignored() -> None:
     engine.propagate()
     engine.resolve()
     name = func.properties["sym_name"].data
-    count, choice = memo.choices[name]
-    assert memo.take(name, func.body, engine.cands) is not None
-    memo.choices[name] = (count + 1, choice)  # another function's shape
+    kept_cands, choice = memo.choices[name]
+    taken = memo.take(name, func.body, engine.cands)
+    assert taken is not None and set(taken.values()) <= {e for c in kept_cands for e in c}
+    memo.choices[name] = (kept_cands[:-1], choice)  # another function's values
     assert memo.take(name, func.body, engine.cands) is None
-    memo.choices[name] = (count, {i: next(iter(choice.values())) for i in range(count)})  # layouts no value can take
+    with_cands = next(i for i, c in enumerate(kept_cands) if c)
+    other = tuple(c[:-1] if i == with_cands else c for i, c in enumerate(kept_cands))
+    memo.choices[name] = (other, choice)  # a value with other candidates
     assert memo.take(name, func.body, engine.cands) is None
+    memo.choices[name] = (kept_cands, choice)
     assert memo.take("other", func.body, engine.cands) is None
+    assert memo.take(name, func.body, engine.cands) == taken
