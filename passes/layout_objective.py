@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
@@ -102,10 +103,25 @@ decide, and work only between choices whose conversions cost the same (far below
 respelling's price, ``layout_engine.RESPELL_PRICE``, so that one still counts)."""
 
 Price = Callable[[Encoding, Encoding, TensorType], float]
-_OpInfo = tuple
-"""(OpKind, tensor results, tensor operands, work price, control-flow edges or None,
-the results' and the operands' layouts as written, which operands are rebuilt, the
-op's execution weight, whether it is a ``tt.reduce``)."""
+
+
+class _OpInfo(NamedTuple):
+    """What ``_term`` reads of an op that its layouts do not change (a tuple: ``_term``
+    unpacks it on every evaluation)."""
+
+    kind: OpKind
+    results: list[SSAValue]
+    operands: list[SSAValue]
+    unit: float
+    """The op's work price per 32-bit register (``compute_price``)."""
+    edges: list[tuple[SSAValue, SSAValue]] | None
+    """Control-flow edges (None for the other kinds)."""
+    results_written: tuple[Encoding | None, ...]
+    operands_written: tuple[Encoding | None, ...]
+    rebuilt: tuple[bool, ...]
+    """Per operand: ``LayoutObjective.rebuilt``."""
+    weight: float
+    is_reduce: bool
 
 
 class LayoutObjective:
@@ -128,7 +144,6 @@ class LayoutObjective:
         self._terms: dict[Operation, float] = {}
         self._converts: dict[Operation, bool] = {}
         self._kinds: dict[Operation, OpKind] = {}
-        self._units: dict[Operation, float] = {}
         self._nbrs: dict[tuple[SSAValue, Encoding], list[tuple[SSAValue, Encoding | None]]] = {}
         self._fw: dict[tuple[Operation, Encoding], list[Encoding] | None] = {}
         self._bw: dict[tuple[Operation, Encoding], Encoding | None] = {}
@@ -192,19 +207,14 @@ class LayoutObjective:
         return k
 
     def _op_info(self, op: Operation) -> _OpInfo:
-        """What ``_term`` reads of ``op`` that its layouts do not change (the IR is fixed
-        while the objective lives): kind, tensor results and operands, work price, and
-        for control flow its edges."""
+        """``op``'s :class:`_OpInfo`, made once (the IR is fixed while the objective lives)."""
         info = self._info.get(op)
         if info is None:
             k = self.kind(op)
-            unit = self._units.get(op)
-            if unit is None:
-                unit = self._units[op] = compute_price(op)
             edges = None if k in (OpKind.SAME, OpKind.SHAPE, OpKind.CONVERT, OpKind.ANCHOR) else _edges(op)
             res, operands = tensor_results(op), tensor_operands(op)
-            info = self._info[op] = (
-                k, res, operands, unit, edges,
+            info = self._info[op] = _OpInfo(
+                k, res, operands, compute_price(op), edges,
                 tuple(layout_of(r) for r in res), tuple(layout_of(o) for o in operands),
                 tuple(self.rebuilt(o) for o in operands), self.weight(op), op.name == "tt.reduce",
             )  # fmt: skip
@@ -294,7 +304,7 @@ class LayoutObjective:
         if k is OpKind.ANCHOR:
             return layout_of(o)
         if k is OpKind.SAME or k is OpKind.CONVERT:
-            res = self._op_info(op)[1]
+            res = self._op_info(op).results
             return self.layout(res[0]) if res else None
         return None
 
