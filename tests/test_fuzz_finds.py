@@ -1845,33 +1845,6 @@ def test_what_triton_39_accepts_beside_the_seed_2029_rules(tmp_path: Path, text:
     _accepted_as_triton_reads_it(tmp_path, text)
 
 
-# seed 2029, mutant 24966: a tmem_copy whose source has 2**31 elements or more (Triton
-# aborts building its shared layout: the 32-bit 'offset' dim wraps)
-def _tmem_copy(shape: str) -> str:
-    src = f"!ttg.memdesc<{shape}xf32, #shared, #smem, mutable>"
-    dst = f"!ttg.memdesc<{shape}xf32, #tmem, #ttng.tensor_memory, mutable>"
-    return ("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>\n"
-            "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n"
-            "#smem = #ttg.shared_memory\n"
-            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", '
-            '"ttg.threads-per-warp" = 32 : i32} {\n'
-            "  tt.func @f() {\n"
-            f"    %src = ttg.local_alloc : () -> {src}\n"
-            f"    %dst = ttng.tmem_alloc : () -> {dst}\n"
-            f"    ttng.tmem_copy %src, %dst : {src}, {dst}\n"
-            "    tt.return\n  }\n}\n")
-
-
-def test_a_tmem_copy_source_of_2_31_elements_is_refused(tmp_path: Path) -> None:
-    line, col, got = _refused(tmp_path, _tmem_copy("65536x32768"))
-    assert (got, (line, col)) == ("'ttng.tmem_copy' op a source of 2147483648 elements does not fit a shared-memory "
-                                  "layout (offsets are below 2**31)", (8, 5))
-
-
-def test_a_tmem_copy_source_below_2_31_elements_is_what_triton_39_accepts(tmp_path: Path) -> None:
-    _accepted_as_triton_reads_it(tmp_path, _tmem_copy("32768x32768"))
-
-
 # seed 2030: an ``!llvm.array`` count above uint64_t (mutant 32929), and a memdesc_trans whose
 # written NVMMA layout has no whole swizzle tile (mutant 48748: Triton aborts comparing it)
 def _llvm_array(count: str) -> str:
@@ -2085,3 +2058,90 @@ def test_addressof_names_a_global_of_its_address_space(tmp_path: Path, text: str
 ])
 def test_addressof_that_triton_39_accepts(tmp_path: Path, text: str) -> None:
     _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# seed 2035, mutants 74345 and 87202: Triton dies on both (SIGFPE; "Illegal shared layout")
+def _scaled_mma(scale_a: str, scale_b: str) -> str:
+    types = (f"!ttg.memdesc<128x64xi8, #shared, #smem>, !ttg.memdesc<128x128xi8, #shared1, #smem>, "
+             f"!ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, "
+             f"!ttg.memdesc<{scale_a}xi8, #scales, #ttng.tensor_memory>, "
+             f"!ttg.memdesc<{scale_b}xi8, #scales, #ttng.tensor_memory>")
+    args = ", ".join(f"%{n}: !{t.lstrip('!')}" for n, t in zip("abcxy", types.split(", !")))
+    return ("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>\n"
+            "#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>\n"
+            "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n"
+            "#scales = #ttng.tensor_memory_scales_encoding<>\n#smem = #ttg.shared_memory\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {\n'
+            f"  tt.func @f({args}, %p: i1) {{\n"
+            f"    ttng.tc_gen5_mma_scaled %a, %b, %c, %x, %y, %p, %p lhs = e2m1 rhs = e4m3 : {types}\n"
+            "    tt.return\n  }\n}\n")
+
+
+def _tmem_copy(src_enc: str, dst_enc: str, shape: str) -> str:
+    src = f"!ttg.memdesc<{shape}, #src, #ttg.shared_memory>"
+    dst = f"!ttg.memdesc<{shape}, #dst, #ttng.tensor_memory, mutable>"
+    return (f"#src = {src_enc}\n#dst = {dst_enc}\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {\n'
+            f"  tt.func @f(%s: {src}) {{\n"
+            f"    %d = ttng.tmem_alloc : () -> {dst}\n"
+            f"    ttng.tmem_copy %s, %d : {src}, {dst}\n"
+            "    tt.return\n  }\n}\n")
+
+
+def _nvmma(swizzle: int, bits: int) -> str:
+    return f"#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzle}, transposed = false, elementBitWidth = {bits}}}>"
+
+
+_TMEM = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>"
+_SCALES = "#ttng.tensor_memory_scales_encoding<>"
+_UNSWIZZLED = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
+_TILE = "(Triton aborts: 'Illegal shared layout')"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (_scaled_mma("128x1099511627776", "128x4"),
+     "'ttng.tc_gen5_mma_scaled' op scale A dimension 1 of size 1099511627776 is out of range: scale sizes must be "
+     "below 2**32"),
+    (_scaled_mma("128x4", "4294967296x4"),
+     "'ttng.tc_gen5_mma_scaled' op scale B dimension 0 of size 4294967296 is out of range: scale sizes must be "
+     "below 2**32"),
+    (_tmem_copy(_nvmma(128, 24), _TMEM, "128x128xf32"),
+     f"'ttng.tmem_copy' op source: {_nvmma(128, 24)} has elementBitWidth 24, not a power of 2: no swizzle tile holds "
+     f"whole elements {_TILE}"),
+    (_tmem_copy(_nvmma(128, 2048), _TMEM, "128x128xf32"),
+     f"'ttng.tmem_copy' op source: {_nvmma(128, 2048)} has elementBitWidth 2048, wider than a swizzle tile's row of "
+     f"1024 bits: no row holds a whole element {_TILE}"),
+    (_tmem_copy(_nvmma(32, 512), _TMEM, "128x128xf32"),
+     f"'ttng.tmem_copy' op source: {_nvmma(32, 512)} has elementBitWidth 512, wider than a swizzle tile's row of "
+     f"256 bits: no row holds a whole element {_TILE}"),
+    (_tmem_copy(_UNSWIZZLED, _SCALES, "128x2147483648xi8"),
+     "'ttng.tmem_copy' op a source of 274877906944 elements does not fit a shared-memory layout (offsets are below "
+     "2**31)"),
+])
+def test_seed_2035_finds(tmp_path: Path, text: str, message: str) -> None:
+    line = text.count("\n", 0, text.index("    ttng.t")) + 1  # the refused op's line
+    assert _refused(tmp_path, text) == (line, 5, message)
+
+
+@pytest.mark.parametrize("text", [
+    _scaled_mma("128x2147483648", "128x2147483648"),
+    _scaled_mma("128x4", "128x4"),
+    _tmem_copy(_nvmma(128, 1024), _TMEM, "128x128xf32"),
+    _tmem_copy(_nvmma(64, 512), _TMEM, "128x128xf32"),
+    _tmem_copy(_nvmma(32, 256), _TMEM, "128x128xf32"),
+    _tmem_copy(_UNSWIZZLED, _SCALES, "128x16xi8"),
+])
+def test_what_triton_39_accepts_beside_the_seed_2035_rules(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)
+
+
+# seed 2029, mutant 24966: a tmem_copy whose source has 2**31 elements or more (Triton
+# aborts building its shared layout: the 32-bit 'offset' dim wraps)
+def test_a_tmem_copy_source_of_2_31_elements_is_refused(tmp_path: Path) -> None:
+    line, col, got = _refused(tmp_path, _tmem_copy(_nvmma(128, 32), _TMEM, "65536x32768xf32"))
+    assert (got, (line, col)) == ("'ttng.tmem_copy' op a source of 2147483648 elements does not fit a shared-memory "
+                                  "layout (offsets are below 2**31)", (6, 5))
+
+
+def test_a_tmem_copy_source_below_2_31_elements_is_what_triton_39_accepts(tmp_path: Path) -> None:
+    _accepted_as_triton_reads_it(tmp_path, _tmem_copy(_nvmma(128, 32), _TMEM, "32768x32768xf32"))

@@ -508,6 +508,15 @@ class TCGen5MMAScaledOp(_MMAv5Op):
         verify_layout_dims_fit(b, "operand B")
         verify_swizzle_tile("operand A", a)
         verify_swizzle_tile("operand B", b)
+        for what, scale in (("scale A", self.a_scale.type), ("scale B", self.b_scale.type)):
+            assert isinstance(scale, MemDescType)
+            for dim, size in enumerate(scale.get_shape()):
+                if size >= 1 << 32:
+                    # Triton's verifier reads the scales' sizes as 32-bit integers: 2**32
+                    # becomes 0 and it dies dividing by it (SIGFPE)
+                    raise VerifyException(
+                        f"{what} dimension {dim} of size {size} is out of range: scale sizes must be below 2**32"
+                    )
 
 
 @irdl_op_definition

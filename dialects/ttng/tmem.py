@@ -20,6 +20,7 @@ from math import prod
 from typing import ClassVar
 
 from ltc.dialects.ttg import AsyncTokenType, MemDescType, SharedMemorySpaceAttr
+from ltc.dialects.ttg.types import verify_swizzle_tile
 from ltc.dialects.ttg_attrs import DistributedLayoutAttr, LayoutAttr
 from ltc.dialects.ttng import tmem_ldst
 from ltc.dialects.ttng.attrs import element_bit_width
@@ -530,6 +531,7 @@ class TMEMCopyOp(TTNGOp):
         if isinstance(dst.encoding, TensorMemoryScalesEncodingAttr):
             if nvmma is not None and nvmma.swizzling_byte_width != 0:
                 raise VerifyException("The source should not be swizzled for now")
+            _verify_copy_source_fits(src)
             return
         if not isinstance(dst.encoding, TensorMemoryEncodingAttr):
             raise VerifyException("Incorrect tmem layout.")
@@ -541,13 +543,19 @@ class TMEMCopyOp(TTNGOp):
         width = elem.width.data if isinstance(elem, IntegerType) else getattr(elem, "bitwidth", None)
         if width != 32:
             raise VerifyException("Source element type should be 32-bit.")
-        elements = prod(src.get_shape())
-        if elements >= 1 << 31:
-            # Triton's verifier builds the source's shared layout, whose 32-bit offset
-            # dim wraps: it aborts ("Invalid basis ... for out-dim 'offset'")
-            raise VerifyException(
-                f"a source of {elements} elements does not fit a shared-memory layout (offsets are below 2**31)"
-            )
+        _verify_copy_source_fits(src)
+        verify_swizzle_tile("source", src)
+
+
+def _verify_copy_source_fits(src: MemDescType) -> None:
+    """Triton's ``tmem_copy`` verifier builds the source's shared layout (for tensor
+    memory and for scales alike), whose 32-bit offset dim wraps on 2**31 elements or more:
+    it aborts ("Invalid basis ... for out-dim 'offset'"), ltc says so."""
+    elements = prod(src.get_shape())
+    if elements >= 1 << 31:
+        raise VerifyException(
+            f"a source of {elements} elements does not fit a shared-memory layout (offsets are below 2**31)"
+        )
 
 
 class TMEMWaitKind(StrEnum):

@@ -431,6 +431,12 @@ class NVMMASharedEncoding(SharedEncoding):
                 f"{self.to_text()} has elementBitWidth {self.element_bit_width}, not a power of 2: no swizzle "
                 "tile holds whole elements (Triton aborts: 'Illegal shared layout')"
             )
+        row_bits = 8 * max(16, self.swizzling_byte_width)
+        if self.element_bit_width > row_bits:
+            return (
+                f"{self.to_text()} has elementBitWidth {self.element_bit_width}, wider than a swizzle tile's row "
+                f"of {row_bits} bits: no row holds a whole element (Triton aborts: 'Illegal shared layout')"
+            )
         try:
             box = self.tma_block_shape(shape_per_cta(shape[len(shape) - self.rank :], self.cga))
         except ShapeError:
