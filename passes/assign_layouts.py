@@ -22,9 +22,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from ltc.passes.layout_engine import FirstMinima, LayoutLog
-from ltc.passes.conversion_cost import never_worse_than_rule
-from ltc.passes.layout_strategies import apply_triton_rule, lay_out
+from ltc.passes.layout_engine import LayoutLog
+from ltc.passes.layout_strategies import apply_triton_rule, lay_out, lay_out_never_worse
 
 __all__ = ["AssignLayoutsPass"]
 
@@ -41,17 +40,12 @@ class AssignLayoutsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         log = LayoutLog() if self.debug_layouts else None
-        # The objective's first minimum (ops' work weighed against conversions) and
-        # Triton's rule are candidate solutions too (never_worse_than_rule).
-        # (the alternative's search is the first half of the objective's: it takes its result)
-        first = FirstMinima()
-        never_worse_than_rule(
+        lay_out_never_worse(
             op,
-            lambda m: lay_out(ctx, m, span_rows=self.span_rows, strategy="objective", log=log, first_minima=first),
+            lambda m, strategy, first, log_: lay_out(
+                ctx, m, span_rows=self.span_rows, strategy=strategy, log=log_, first_minima=first),
             lambda m: apply_triton_rule(ctx, m),
-            log.add if log is not None else None,
-            others=[("the objective's first minimum", lambda m: lay_out(
-                ctx, m, span_rows=self.span_rows, strategy="objective-work", first_minima=first))],
+            log,
         )
         if log is not None:
             sys.stderr.write(log.text(op))

@@ -20,10 +20,10 @@ from xdsl.rewriter import Rewriter
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import FirstMinima, LayoutEngine, LayoutLog
+from ltc.passes.layout_strategies import lay_out_never_worse
 from ltc.passes.layout_ir import walk_list
 from ltc.passes.invariant_carries import use_invariant_carries
 from ltc.passes.layout_rules import OpKind, kind_of
-from ltc.passes.conversion_cost import never_worse_than_rule
 from ltc.passes.rematerialize import RematChains, hoist_out_of_loops, rematerialize, sink_into_branches
 from ltc.passes.respell import respell
 
@@ -195,16 +195,13 @@ class RemoveLayoutConversionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         log = LayoutLog() if self.debug_layouts else None
-        # As in ltc-assign-layouts: never more than Triton's rule would leave.
-        # (the alternative's search is the first half of the objective's: it takes its result)
-        first = FirstMinima()
-        never_worse_than_rule(
+        # as in ltc-assign-layouts: never more than Triton's rule would leave
+        lay_out_never_worse(
             op,
-            lambda m: remove_layout_conversions(ctx, m, log, first_minima=first),
+            lambda m, strategy, first, log_: remove_layout_conversions(
+                ctx, m, log_, strategy=strategy, first_minima=first),
             lambda m: remove_layout_conversions(ctx, m, strategy="triton"),
-            log.add if log is not None else None,
-            others=[("the objective's first minimum", lambda m: remove_layout_conversions(
-                ctx, m, strategy="objective-work", first_minima=first))],
+            log,
         )
         if log is not None:
             sys.stderr.write(log.text(op))
