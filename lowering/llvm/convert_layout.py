@@ -44,6 +44,7 @@ from ltc.lowering.plans.convert import plan_conversion
 from ltc.lowering.plans.plan import (
     Barrier,
     ConversionPlan,
+    Instruction,
     MatrixLoad,
     MatrixStore,
     Move,
@@ -59,7 +60,7 @@ from ltc.lowering.llvm.thread_index import affine_value, thread_columns
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 from ltc.lowering.llvm.word_pack import WordPacker, packable
 
-__all__ = ["CONVERT_HANDLERS", "lower_plan", "select_basis"]
+__all__ = ["CONVERT_HANDLERS", "lower_instructions", "lower_plan", "select_basis"]
 
 _MAX_WORD_PREDICATES = 3
 """Word-level choices over more predicates than this are built element by element."""
@@ -129,14 +130,15 @@ _RegValue = SSAValue | _Choice
 class _PlanCode:
     """Register files of one plan being translated."""
 
-    def __init__(self, fl: FunctionLowering, plan: ConversionPlan, src: tuple[SSAValue, ...], elem: Attribute) -> None:
+    def __init__(
+        self, fl: FunctionLowering, src: tuple[SSAValue, ...], elem: Attribute, base: SSAValue | None = None
+    ) -> None:
         self.fl = fl
         self.b: ThreadBuilder = fl.b
-        self.plan = plan
         self.elem = elem
         self.bits = _element_bits(elem)
         self.files: dict[str, dict[int, _RegValue]] = {"src": dict(enumerate(src)), "dst": {}, "tmp": {}}
-        self._base: SSAValue | None = None
+        self._base: SSAValue | None = base  # (None: the scratch area, found when first used)
         self.packer = WordPacker(self.b)
         self._preds: dict[int, SSAValue] = {}
         self._selects: dict[tuple[SSAValue, SSAValue, SSAValue], SSAValue] = {}
@@ -267,10 +269,9 @@ class _PlanCode:
         """Bits per word moving ``n`` elements: up to 32, or one wider element."""
         return min(n * self.bits, max(32, self.bits))
 
-    def destination(self) -> list[SSAValue]:
-        """The destination registers, choices materialised a 32-bit word at a time where
-        the elements are sub-word (as a consumer packing them would want)."""
-        n = self.plan.dst_layout.in_dim_size("register")
+    def destination(self, n: int) -> list[SSAValue]:
+        """The ``n`` destination registers, choices materialised a 32-bit word at a time
+        where the elements are sub-word (as a consumer packing them would want)."""
         dst = self.files["dst"]
         per = 32 // self.bits if packable(self.elem) else 1
         for g in range(0, n, per):
@@ -413,10 +414,25 @@ def lower_plan(fl: FunctionLowering, plan: ConversionPlan, src: tuple[SSAValue, 
     """The destination registers after running ``plan`` on the thread's ``src`` registers."""
     if plan.scratch_bytes:
         fl.claim_scratch(plan.scratch_bytes)
-    code = _PlanCode(fl, plan, src, elem)
-    for ins in plan.instructions:
+    return lower_instructions(fl, plan.instructions, src, elem, plan.dst_layout.in_dim_size("register"))
+
+
+def lower_instructions(
+    fl: FunctionLowering,
+    instructions: Sequence[Instruction],
+    src: tuple[SSAValue, ...],
+    elem: Attribute,
+    registers: int,
+    base: SSAValue | None = None,
+) -> list[SSAValue]:
+    """Run plan ``instructions`` on the thread's ``src`` registers and return the first
+    ``registers`` destination registers (none for a plan that only stores). Shared
+    addresses are relative to ``base`` (by default the scratch area, which a caller
+    claims)."""
+    code = _PlanCode(fl, src, elem, base)
+    for ins in instructions:
         code.run(ins)
-    return code.destination()
+    return code.destination(registers) if registers else []
 
 
 def _convert_layout(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:

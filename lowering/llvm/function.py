@@ -7,9 +7,11 @@ scalars (:data:`Lowered` is either). A :data:`Handler` lowers one op: it receive
 :class:`FunctionLowering` (builder, value map, thread ids, scratch), the op and its lowered
 operands, emits per-thread IR with the builder and returns the op's lowered results.
 
-Shared memory is one ``addrspace(3)`` global, ``@global_smem``; every op that needs scratch
-claims it from offset 0 (:meth:`FunctionLowering.claim_scratch`), preceded by a barrier
-when an earlier op used it; the largest claim is the module's ``ttg.shared``.
+Shared memory is one ``addrspace(3)`` global, ``@global_smem``: first the buffers of the
+function's ``ttg.local_alloc`` ops, each at its own offset (:class:`SharedView`), then the
+scratch area; every op that needs scratch claims it from the scratch area's start
+(:meth:`FunctionLowering.claim_scratch`), preceded by a barrier when an earlier op used it;
+buffers plus the largest claim are the module's ``ttg.shared``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "Lowered",
     "LoweringError",
     "Scalar",
+    "SharedView",
     "ThreadTensor",
     "map_registers",
     "scalar_type",
@@ -59,7 +62,19 @@ class ThreadTensor:
     layout: LinearLayout
 
 
-Lowered = Union[SSAValue, ThreadTensor]
+@dataclass(frozen=True)
+class SharedView:
+    """A ``!ttg.memdesc`` in shared memory as every thread sees it: the byte ``offset`` of
+    its first element in the function's buffer area (a constant, or an i32 value for a view
+    chosen at run time), its ``layout`` (in dim ``offset``: element offsets; out dims the
+    view's), and its scalar ``element`` type."""
+
+    offset: int | SSAValue
+    layout: LinearLayout
+    element: Attribute
+
+
+Lowered = Union[SSAValue, ThreadTensor, SharedView]
 Handler = Callable[["FunctionLowering", Operation, list[Lowered]], list[Lowered]]
 
 
@@ -91,6 +106,10 @@ class FunctionLowering:
     strides: StrideAnalysis | None = None
     shared_bytes: int = 0
     shared_used: bool = False
+    buffer_offsets: dict[Operation, int] = field(default_factory=dict)
+    """The byte offset of each ``ttg.local_alloc``'s buffer (``local_memory.allocate_buffers``)."""
+    buffer_bytes: int = 0
+    """Bytes of the buffer area at the start of ``@global_smem``; scratch comes after it."""
     _layouts: dict[Attribute, LinearLayout] = field(default_factory=dict)
 
     @property
@@ -144,10 +163,15 @@ class FunctionLowering:
         return self.tensor(op, t, [v] * self.num_regs(t))
 
     # -- shared scratch -------------------------------------------------------------------
-    def shared_base(self) -> SSAValue:
-        """The 32-bit shared-memory address of ``@global_smem``."""
+    def smem_address(self) -> SSAValue:
+        """The 32-bit shared-memory address of ``@global_smem`` (where buffers start)."""
         addr = self.b.value(llvm.AddressOfOp("global_smem", SHARED_PTR))
         return self.b.cast("ptrtoint", addr, i32)
+
+    def shared_base(self) -> SSAValue:
+        """The 32-bit shared-memory address of the scratch area (after the buffers)."""
+        base = self.smem_address()
+        return self.b.add_i(base, self.b.i32(self.buffer_bytes)) if self.buffer_bytes else base
 
     def claim_scratch(self, nbytes: int) -> None:
         """Note a scratch use of ``nbytes`` from offset 0; a barrier first if scratch was

@@ -49,6 +49,7 @@ from ltc.lowering.llvm.atomic import ATOMIC_HANDLERS
 from ltc.lowering.llvm.function import FunctionLowering, Handler, LoweringError, scalar_type
 from ltc.lowering.llvm.gather import GATHER_HANDLERS
 from ltc.lowering.llvm.histogram import HISTOGRAM_HANDLERS
+from ltc.lowering.llvm.local_memory import LOCAL_MEMORY_HANDLERS, allocate_buffers
 from ltc.lowering.llvm.memory import MEMORY_HANDLERS
 from ltc.lowering.llvm.reduce import REDUCE_HANDLERS
 from ltc.lowering.llvm.shape import SHAPE_HANDLERS
@@ -69,6 +70,7 @@ HANDLERS: Mapping[str, Handler] = {
     **GATHER_HANDLERS,
     **ATOMIC_HANDLERS,
     **HISTOGRAM_HANDLERS,
+    **LOCAL_MEMORY_HANDLERS,
 }
 """Every op the pass lowers, by name."""
 
@@ -145,6 +147,7 @@ def _lower_function(
     )
     for old, new in zip(func.body.block.args, entry.args, strict=True):
         fl.values[old] = new
+    fl.buffer_offsets, fl.buffer_bytes = allocate_buffers(func)
     fl.lower_block(func.body.block)
     remove_dead_ops(entry)
     threads = config.num_warps * config.threads_per_warp
@@ -158,7 +161,7 @@ def _lower_function(
             "nvvm.reqntid": DenseArrayBase.from_list(i32, [threads]),
         },
     )
-    return lowered, fl.shared_bytes
+    return lowered, fl.buffer_bytes + fl.shared_bytes
 
 
 def lower_module(module: ModuleOp, target: str = "sm_90", *, fp_fusion: bool = True) -> None:

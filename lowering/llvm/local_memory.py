@@ -1,0 +1,133 @@
+"""Lowering of shared-memory buffers: ``ttg.local_alloc``, ``ttg.local_store``,
+``ttg.local_load`` and ``ttg.local_dealloc``.
+
+Allocation. Every ``ttg.local_alloc`` of a function gets its own byte range at the start
+of ``@global_smem`` (:func:`allocate_buffers`), 128-byte aligned so that a buffer's bank
+pattern is its layout's; the scratch area of conversions and reductions follows the
+buffers. Buffers never share bytes: an allocation is a static op, so one range serves
+every execution of it (a loop reuses it, guarded by barriers).
+
+Access. A buffer is a :class:`~ltc.lowering.llvm.function.SharedView`: its offset and its
+linear layout M (element offset → coordinates, from the memdesc's shared encoding). A
+write or read by a distributed tensor is the plan of
+:func:`~ltc.lowering.plans.buffer_access.plan_buffer_access` — vectorized
+``st/ld.shared`` at ``M⁻¹`` of each element's coordinates — run by the conversion
+lowering's instruction translator.
+
+Barriers. A write is followed by ``bar.sync`` (its readers may be other threads) and, unless
+it is the first and only write of its buffer (a ``local_alloc`` with a value, outside loops
+and branches), preceded by one (earlier readers must be done).
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+
+from ltc.dialects import ttg
+from ltc.dialects.ttg import MemDescType, SharedMemorySpaceAttr
+from ltc.lowering.llvm.convert_layout import lower_instructions
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, SharedView, ThreadTensor, scalar_type
+from ltc.lowering.llvm.scratch import storage_bits
+from ltc.linear_layout import LinearLayout
+from ltc.lowering.plans.buffer_access import BufferAccess, plan_buffer_access
+from ltc.lowering.plans.plan import PlanError
+
+__all__ = ["BUFFER_ALIGNMENT", "LOCAL_MEMORY_HANDLERS", "allocate_buffers"]
+
+BUFFER_ALIGNMENT = 128
+"""Bytes: one row of the 32 banks, so that offsets within a buffer fall on banks as in its layout."""
+
+
+def _buffer_bytes(t: MemDescType) -> int:
+    return math.prod(t.get_alloc_shape()) * storage_bits(scalar_type(t.element_type)) // 8
+
+
+def allocate_buffers(root: Operation) -> tuple[dict[Operation, int], int]:
+    """The byte offset of every shared-memory ``ttg.local_alloc`` under ``root`` and the
+    bytes of the whole buffer area (a multiple of :data:`BUFFER_ALIGNMENT`)."""
+    offsets: dict[Operation, int] = {}
+    end = 0
+    for op in root.walk():
+        if isinstance(op, ttg.LocalAllocOp):
+            t = op.result.type
+            if isinstance(t, MemDescType) and isinstance(t.memory_space, SharedMemorySpaceAttr):
+                offsets[op] = end
+                end += -(-_buffer_bytes(t) // BUFFER_ALIGNMENT) * BUFFER_ALIGNMENT
+    return offsets, end
+
+
+def _view(fl: FunctionLowering, op: Operation, t: MemDescType, offset: int | SSAValue) -> SharedView:
+    if list(t.get_shape()) != list(t.get_alloc_shape()):
+        raise LoweringError(op, "convert-tritongpu-to-llvm: a view of part of a shared buffer is not supported")
+    try:
+        layout = t.encoding.to_linear_layout(tuple(t.get_alloc_shape()))
+    except ValueError as e:  # EncodingError, ShapeError, LayoutError
+        raise LoweringError(op, f"convert-tritongpu-to-llvm: {t.encoding}: {e}") from None
+    return SharedView(offset, layout, scalar_type(t.element_type))
+
+
+def _base(fl: FunctionLowering, view: SharedView) -> SSAValue:
+    """The 32-bit shared address of the view's first element."""
+    start = fl.smem_address()
+    if isinstance(view.offset, int):
+        return fl.b.add_i(start, fl.b.i32(view.offset)) if view.offset else start
+    return fl.b.add_i(start, view.offset)
+
+
+def _plan(op: Operation, layout: LinearLayout, view: SharedView, store: bool) -> BufferAccess:
+    try:
+        return plan_buffer_access(layout, view.layout, storage_bits(view.element), store=store)
+    except PlanError as e:
+        raise LoweringError(op, f"convert-tritongpu-to-llvm: cannot access this shared buffer: {e}") from None
+
+
+def _write(fl: FunctionLowering, op: Operation, view: SharedView, x: Lowered, *, barrier_before: bool) -> None:
+    assert isinstance(x, ThreadTensor)
+    plan = _plan(op, x.layout, view, store=True)
+    if barrier_before:
+        fl.b.barrier()
+    lower_instructions(fl, plan.instructions, x.regs, view.element, 0, _base(fl, view))
+    fl.b.barrier()
+
+
+def _local_alloc(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    t = op.results[0].type
+    if not isinstance(t, MemDescType) or op not in fl.buffer_offsets:
+        raise LoweringError(op, "convert-tritongpu-to-llvm: only shared-memory buffers are supported by ttg.local_alloc")
+    view = _view(fl, op, t, fl.buffer_offsets[op])
+    if args:  # the initial value; in a loop or branch the buffer may have been read before
+        _write(fl, op, view, args[0], barrier_before=fl.b.block is not fl.entry)
+    return [view]
+
+
+def _local_store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    x, view = args[0], args[1]
+    assert isinstance(view, SharedView)
+    _write(fl, op, view, x, barrier_before=True)
+    return []
+
+
+def _local_load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    view = args[0]
+    assert isinstance(view, SharedView)
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    dst = fl.layout(t, op)
+    plan = _plan(op, dst, view, store=False)
+    regs = lower_instructions(fl, plan.instructions, (), view.element, dst.in_dim_size("register"), _base(fl, view))
+    return [fl.tensor(op, t, regs)]
+
+
+def _local_dealloc(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    return []  # buffers are static: nothing to free
+
+
+LOCAL_MEMORY_HANDLERS: dict[str, Handler] = {
+    "ttg.local_alloc": _local_alloc,
+    "ttg.local_store": _local_store,
+    "ttg.local_load": _local_load,
+    "ttg.local_dealloc": _local_dealloc,
+}

@@ -1,0 +1,179 @@
+"""``ttg.local_alloc`` / ``local_store`` / ``local_load`` / ``local_dealloc`` in the
+lowering: buffers at their own offsets in ``@global_smem`` (scratch after them), vectorized
+``st/ld.shared`` by the buffer's layout, barriers around writes. PTX that ptxas accepts,
+run by the PTX simulator (values, and its shared-memory race check) against numpy and the
+value interpreter."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ltc import simulate_ptx
+from ltc.passes.interpret import run_kernel
+from ltc.tools.pipeline import compile_kernel, parse_module
+
+_HEAD = ('module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", '
+         '"ttg.threads-per-warp" = 32 : i32}} {{\n')
+
+_ROWS = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+_COLS = "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
+
+# ptr tensors of %p at offsets r * 32 + c in layout #L (64 x 32)
+_OFFSETS = """    %r{n} = tt.make_range {{end = 64 : i32, start = 0 : i32}} : tensor<64xi32, #ttg.slice<{{dim = 1, parent = #L{n}}}>>
+    %c{n} = tt.make_range {{end = 32 : i32, start = 0 : i32}} : tensor<32xi32, #ttg.slice<{{dim = 0, parent = #L{n}}}>>
+    %re{n} = tt.expand_dims %r{n} {{axis = 1 : i32}} : tensor<64xi32, #ttg.slice<{{dim = 1, parent = #L{n}}}>> -> tensor<64x1xi32, #L{n}>
+    %ce{n} = tt.expand_dims %c{n} {{axis = 0 : i32}} : tensor<32xi32, #ttg.slice<{{dim = 0, parent = #L{n}}}>> -> tensor<1x32xi32, #L{n}>
+    %k{n} = arith.constant dense<32> : tensor<64x1xi32, #L{n}>
+    %rs{n} = arith.muli %re{n}, %k{n} : tensor<64x1xi32, #L{n}>
+    %rb{n} = tt.broadcast %rs{n} : tensor<64x1xi32, #L{n}> -> tensor<64x32xi32, #L{n}>
+    %cb{n} = tt.broadcast %ce{n} : tensor<1x32xi32, #L{n}> -> tensor<64x32xi32, #L{n}>
+    %off{n} = arith.addi %rb{n}, %cb{n} : tensor<64x32xi32, #L{n}>
+"""
+
+
+def _ptrs(n: int, arg: str, t: str) -> str:
+    return (f"    %sp{n}{arg} = tt.splat %{arg} : !tt.ptr<{t}> -> tensor<64x32x!tt.ptr<{t}>, #L{n}>\n"
+            f"    %pa{n}{arg} = tt.addptr %sp{n}{arg}, %off{n} : tensor<64x32x!tt.ptr<{t}>, #L{n}>, tensor<64x32xi32, #L{n}>\n")
+
+
+def _copy_kernel(shared: str, t: str, src: str = _ROWS, dst: str = _COLS) -> str:
+    """Load 64x32 in ``src``, ``local_alloc`` it in ``shared``, ``local_load`` it in ``dst``, store."""
+    mem = f"!ttg.memdesc<64x32x{t}, #S, #ttg.shared_memory>"
+    return (f"#L0 = {src}\n#L1 = {dst}\n#S = {shared}\n" + _HEAD.format()
+            + f"  tt.func public @k(%x: !tt.ptr<{t}>, %y: !tt.ptr<{t}>) {{\n"
+            + _OFFSETS.format(n=0) + _OFFSETS.format(n=1) + _ptrs(0, "x", t) + _ptrs(1, "y", t)
+            + f"    %v = tt.load %pa0x : tensor<64x32x!tt.ptr<{t}>, #L0>\n"
+            + f"    %m = ttg.local_alloc %v : (tensor<64x32x{t}, #L0>) -> {mem}\n"
+            + f"    %w = ttg.local_load %m : {mem} -> tensor<64x32x{t}, #L1>\n"
+            + f"    ttg.local_dealloc %m : {mem}\n"
+            + f"    tt.store %pa1y, %w : tensor<64x32x!tt.ptr<{t}>, #L1>\n"
+            + "    tt.return\n  }\n}\n")
+
+
+def _ptxas_ok(ptx: str) -> None:
+    ptxas = shutil.which("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas is not on PATH")
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "k.ptx"
+        src.write_text(ptx)
+        proc = subprocess.run([ptxas, "-arch=sm_80", str(src), "-o", str(Path(d) / "k.cubin")], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
+_SHARED = {
+    "row-major": "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
+    "col-major": "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>",
+    "swizzled": "#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+    "nvmma": "#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 32}>",
+}
+_TYPES = {"f32": np.float32, "f16": np.float16, "i8": np.int8}
+
+
+@pytest.mark.parametrize("shared", sorted(_SHARED))
+@pytest.mark.parametrize("t", sorted(_TYPES))
+def test_a_buffer_carries_every_element_between_layouts(shared: str, t: str) -> None:
+    enc = _SHARED[shared]
+    if "nvmma" in enc:
+        enc = enc.replace("elementBitWidth = 32", f"elementBitWidth = {np.dtype(_TYPES[t]).itemsize * 8}")
+    text = _copy_kernel(enc, t)
+    ptx = compile_kernel(text, emit="ptx", target="sm_80")
+    assert "st.shared" in ptx and "ld.shared" in ptx
+    _ptxas_ok(ptx)
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal(64 * 32) * 100).astype(_TYPES[t])
+    y = np.zeros_like(x)
+    stats = simulate_ptx(ptx, (1, 1, 1), [x, y])
+    np.testing.assert_array_equal(y, x)
+    assert stats.shared_races == 0, stats.first_shared_race
+    want = np.zeros_like(x)
+    run_kernel(parse_module(text), [x, want])
+    np.testing.assert_array_equal(y, want)
+
+
+def test_row_major_f32_rows_move_as_128_bit_vectors() -> None:
+    # #L0 holds 4 consecutive columns per thread: one st.shared.v4.b32 each; #L1's four
+    # registers run down a column (64 elements apart in a row-major buffer): scalar loads
+    ptx = compile_kernel(_copy_kernel(_SHARED["row-major"], "f32"), emit="ptx", target="sm_80")
+    assert len(re.findall(r"st\.shared\.v4\.b32", ptx)) == 4  # 16 elements a thread, 4 at a time
+    assert len(re.findall(r"ld\.shared\.b32", ptx)) == 16
+    assert "ttg.shared = 8192" in compile_kernel(_copy_kernel(_SHARED["row-major"], "f32"), emit="mlir", target="sm_80")
+
+
+def test_removing_the_barrier_races() -> None:
+    ptx = compile_kernel(_copy_kernel(_SHARED["swizzled"], "f32"), emit="ptx", target="sm_80")
+    assert "bar.sync" in ptx
+    unsynced = "\n".join(line for line in ptx.splitlines() if "bar.sync" not in line)
+    x = np.arange(64 * 32, dtype=np.float32)
+    stats = simulate_ptx(unsynced, (1, 1, 1), [x, np.zeros_like(x)])
+    assert stats.shared_races > 0
+
+
+# A mutable buffer updated in a loop: each iteration reads it in #L1 (into a carried sum)
+# and in #L0, and writes it back in #L0, so other warps' reads of the previous iteration
+# and this one's write meet unless a barrier comes before the write. A second buffer
+# holds the input meanwhile (buffers must not overlap), and a cross-warp reduction's
+# scratch is used while both buffers still hold data (scratch comes after them).
+def _loop_kernel() -> str:
+    mem = "!ttg.memdesc<64x32xf32, #S, #ttg.shared_memory, mutable>"
+    keep = "!ttg.memdesc<64x32xf32, #S, #ttg.shared_memory>"
+    red = "#ttg.slice<{dim = 1, parent = #L1}>"
+    return ("#L0 = " + _ROWS + "\n#L1 = " + _COLS + "\n#S = " + _SHARED["swizzled"] + "\n" + _HEAD.format()
+            + "  tt.func public @k(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %o: !tt.ptr<f32>, %z: !tt.ptr<f32>, %n: i32) {\n"
+            + _OFFSETS.format(n=0) + _OFFSETS.format(n=1) + _ptrs(0, "x", "f32") + _ptrs(1, "y", "f32")
+            + _ptrs(1, "o", "f32")
+            + "    %v = tt.load %pa0x : tensor<64x32x!tt.ptr<f32>, #L0>\n"
+            + f"    %m = ttg.local_alloc : () -> {mem}\n"
+            + f"    ttg.local_store %v, %m : tensor<64x32xf32, #L0> -> {mem}\n"
+            + f"    %k = ttg.local_alloc %v : (tensor<64x32xf32, #L0>) -> {keep}\n"
+            + "    %zero = arith.constant dense<0.0> : tensor<64x32xf32, #L1>\n"
+            + "    %i0 = arith.constant 0 : i32\n    %i1 = arith.constant 1 : i32\n"
+            + "    %acc = scf.for %i = %i0 to %n step %i1 iter_args(%s0 = %zero) -> (tensor<64x32xf32, #L1>) : i32 {\n"
+            + f"      %a = ttg.local_load %m : {mem} -> tensor<64x32xf32, #L1>\n"
+            + "      %s1 = arith.addf %s0, %a : tensor<64x32xf32, #L1>\n"
+            + f"      %b = ttg.local_load %m : {mem} -> tensor<64x32xf32, #L0>\n"
+            + "      %b2 = arith.addf %b, %b : tensor<64x32xf32, #L0>\n"
+            + f"      ttg.local_store %b2, %m : tensor<64x32xf32, #L0> -> {mem}\n"
+            + "      scf.yield %s1 : tensor<64x32xf32, #L1>\n"
+            + "    }\n"
+            + "    %s = \"tt.reduce\"(%acc) <{axis = 1 : i32}> ({\n"
+            + "    ^bb0(%p: f32, %q: f32):\n      %t = arith.addf %p, %q : f32\n      tt.reduce.return %t : f32\n"
+            + f"    }}) : (tensor<64x32xf32, #L1>) -> tensor<64xf32, {red}>\n"
+            + f"    %w = ttg.local_load %m : {mem} -> tensor<64x32xf32, #L1>\n"
+            + "    tt.store %pa1y, %w : tensor<64x32x!tt.ptr<f32>, #L1>\n"
+            + f"    %kw = ttg.local_load %k : {keep} -> tensor<64x32xf32, #L1>\n"
+            + "    tt.store %pa1o, %kw : tensor<64x32x!tt.ptr<f32>, #L1>\n"
+            + f"    %zr = tt.make_range {{end = 64 : i32, start = 0 : i32}} : tensor<64xi32, {red}>\n"
+            + f"    %zs = tt.splat %z : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, {red}>\n"
+            + f"    %za = tt.addptr %zs, %zr : tensor<64x!tt.ptr<f32>, {red}>, tensor<64xi32, {red}>\n"
+            + f"    tt.store %za, %s : tensor<64x!tt.ptr<f32>, {red}>\n"
+            + "    tt.return\n  }\n}\n")
+
+
+def test_buffers_in_a_loop_beside_reduction_scratch() -> None:
+    text = _loop_kernel()
+    mlir = compile_kernel(text, emit="mlir", target="sm_80")
+    shared = int(re.search(r"ttg.shared = (\d+)", mlir).group(1))  # type: ignore[union-attr]
+    assert shared > 2 * 8192  # two buffers, then the reduction's scratch
+    ptx = compile_kernel(text, emit="ptx", target="sm_80")
+    _ptxas_ok(ptx)
+    x = np.random.default_rng(1).integers(-8, 8, 64 * 32).astype(np.float32)
+    for n in (0, 3):
+        outs = [np.zeros_like(x), np.zeros_like(x), np.zeros(64, np.float32)]
+        stats = simulate_ptx(ptx, (1, 1, 1), [x, *outs, np.int32(n)])
+        assert stats.shared_races == 0, stats.first_shared_race
+        y, o, z = outs
+        np.testing.assert_array_equal(y, x * 2**n)
+        np.testing.assert_array_equal(o, x)
+        np.testing.assert_array_equal(z, (x * (2**n - 1)).reshape(64, 32).sum(axis=1))
+        want = [np.zeros_like(x), np.zeros_like(x), np.zeros(64, np.float32)]
+        run_kernel(parse_module(text), [x, *want, np.int32(n)])
+        for got, w in zip(outs, want):
+            np.testing.assert_array_equal(got, w)
