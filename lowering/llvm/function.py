@@ -67,10 +67,11 @@ class SharedView:
     """A ``!ttg.memdesc`` in shared memory as every thread sees it: the byte ``offset`` of
     its first element in the function's buffer area (a constant, or an i32 value for a view
     chosen at run time), its ``layout`` (in dim ``offset``: element offsets; out dims the
-    view's), and its scalar ``element`` type."""
+    view's; None for a buffer of several slices of its encoding's rank, which is
+    accessed through ``ttg.memdesc_index`` views), and its scalar ``element`` type."""
 
     offset: int | SSAValue
-    layout: LinearLayout
+    layout: LinearLayout | None
     element: Attribute
 
 

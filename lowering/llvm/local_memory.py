@@ -35,7 +35,7 @@ from ltc.linear_layout import LinearLayout
 from ltc.lowering.plans.buffer_access import BufferAccess, plan_buffer_access
 from ltc.lowering.plans.plan import PlanError
 
-__all__ = ["BUFFER_ALIGNMENT", "LOCAL_MEMORY_HANDLERS", "allocate_buffers"]
+__all__ = ["BUFFER_ALIGNMENT", "LOCAL_MEMORY_HANDLERS", "allocate_buffers", "buffer_address", "buffer_plan"]
 
 BUFFER_ALIGNMENT = 128
 """Bytes: one row of the 32 banks, so that offsets within a buffer fall on banks as in its layout."""
@@ -60,16 +60,35 @@ def allocate_buffers(root: Operation) -> tuple[dict[Operation, int], int]:
 
 
 def _view(fl: FunctionLowering, op: Operation, t: MemDescType, offset: int | SSAValue) -> SharedView:
-    if list(t.get_shape()) != list(t.get_alloc_shape()):
+    """The view of ``t`` at byte ``offset``: its layout is its encoding's on its shape (none
+    for a buffer of slices: more dims than the encoding's rank)."""
+    shape = tuple(t.get_shape())
+    if list(shape) != list(t.get_alloc_shape()):
         raise LoweringError(op, "convert-tritongpu-to-llvm: a view of part of a shared buffer is not supported")
-    try:
-        layout = t.encoding.to_linear_layout(tuple(t.get_alloc_shape()))
-    except ValueError as e:  # EncodingError, ShapeError, LayoutError
-        raise LoweringError(op, f"convert-tritongpu-to-llvm: {t.encoding}: {e}") from None
+    rank = getattr(t.encoding.encoding, "rank", len(shape))
+    layout = None
+    if len(shape) == rank:
+        try:
+            layout = t.encoding.to_linear_layout(shape)
+        except ValueError as e:  # EncodingError, ShapeError, LayoutError
+            raise LoweringError(op, f"convert-tritongpu-to-llvm: {t.encoding}: {e}") from None
     return SharedView(offset, layout, scalar_type(t.element_type))
 
 
-def _base(fl: FunctionLowering, view: SharedView) -> SSAValue:
+def _memdesc_index(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    """Slice ``index`` of a buffer of slices: its bytes start ``index`` slices in."""
+    parent, index = args
+    assert isinstance(parent, SharedView) and isinstance(index, SSAValue)
+    t = op.results[0].type
+    assert isinstance(t, MemDescType)
+    b = fl.b
+    slice_bytes = math.prod(t.get_shape()) * storage_bits(scalar_type(t.element_type)) // 8
+    start = b.i32(parent.offset) if isinstance(parent.offset, int) else parent.offset
+    offset = b.add_i(start, b.binary("mul", index, b.i32(slice_bytes)))
+    return [_view(fl, op, t, offset)]
+
+
+def buffer_address(fl: FunctionLowering, view: SharedView) -> SSAValue:
     """The 32-bit shared address of the view's first element."""
     start = fl.smem_address()
     if isinstance(view.offset, int):
@@ -77,7 +96,11 @@ def _base(fl: FunctionLowering, view: SharedView) -> SSAValue:
     return fl.b.add_i(start, view.offset)
 
 
-def _plan(op: Operation, layout: LinearLayout, view: SharedView, store: bool) -> BufferAccess:
+def buffer_plan(op: Operation, layout: LinearLayout, view: SharedView, store: bool) -> BufferAccess:
+    """How a tensor of ``layout`` stores into (``store``) or loads from ``view``, or the
+    refusal of ``op``."""
+    if view.layout is None:
+        raise LoweringError(op, "convert-tritongpu-to-llvm: a buffer of several slices is accessed through ttg.memdesc_index")
     try:
         return plan_buffer_access(layout, view.layout, storage_bits(view.element), store=store)
     except PlanError as e:
@@ -86,10 +109,10 @@ def _plan(op: Operation, layout: LinearLayout, view: SharedView, store: bool) ->
 
 def _write(fl: FunctionLowering, op: Operation, view: SharedView, x: Lowered, *, barrier_before: bool) -> None:
     assert isinstance(x, ThreadTensor)
-    plan = _plan(op, x.layout, view, store=True)
+    plan = buffer_plan(op, x.layout, view, store=True)
     if barrier_before:
         fl.b.barrier()
-    lower_instructions(fl, plan.instructions, x.regs, view.element, 0, _base(fl, view))
+    lower_instructions(fl, plan.instructions, x.regs, view.element, 0, buffer_address(fl, view))
     fl.b.barrier()
 
 
@@ -116,8 +139,8 @@ def _local_load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> lis
     t = op.results[0].type
     assert isinstance(t, TensorType)
     dst = fl.layout(t, op)
-    plan = _plan(op, dst, view, store=False)
-    regs = lower_instructions(fl, plan.instructions, (), view.element, dst.in_dim_size("register"), _base(fl, view))
+    plan = buffer_plan(op, dst, view, store=False)
+    regs = lower_instructions(fl, plan.instructions, (), view.element, dst.in_dim_size("register"), buffer_address(fl, view))
     return [fl.tensor(op, t, regs)]
 
 
@@ -130,4 +153,5 @@ LOCAL_MEMORY_HANDLERS: dict[str, Handler] = {
     "ttg.local_store": _local_store,
     "ttg.local_load": _local_load,
     "ttg.local_dealloc": _local_dealloc,
+    "ttg.memdesc_index": _memdesc_index,
 }

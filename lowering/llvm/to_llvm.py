@@ -45,6 +45,7 @@ from ltc.lowering.llvm.builder import ThreadBuilder
 from ltc.lowering.llvm.control import CONTROL_HANDLERS
 from ltc.lowering.llvm.convert_layout import CONVERT_HANDLERS
 from ltc.lowering.llvm.elementwise import ELEMENTWISE_HANDLERS
+from ltc.lowering.llvm.async_copy import ASYNC_COPY_HANDLERS
 from ltc.lowering.llvm.atomic import ATOMIC_HANDLERS
 from ltc.lowering.llvm.function import FunctionLowering, Handler, LoweringError, scalar_type
 from ltc.lowering.llvm.gather import GATHER_HANDLERS
@@ -71,6 +72,7 @@ HANDLERS: Mapping[str, Handler] = {
     **ATOMIC_HANDLERS,
     **HISTOGRAM_HANDLERS,
     **LOCAL_MEMORY_HANDLERS,
+    **ASYNC_COPY_HANDLERS,
 }
 """Every op the pass lowers, by name."""
 
