@@ -23,7 +23,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from ltc.passes.layout_engine import LayoutLog
-from ltc.passes.layout_strategies import apply_triton_rule, lay_out, lay_out_never_worse
+from ltc.passes.candidate_layouts import lay_out_never_worse
+from ltc.passes.layout_strategies import apply_triton_rule, lay_out
 
 __all__ = ["AssignLayoutsPass"]
 

@@ -16,37 +16,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from collections.abc import Callable
-
-from ltc.passes.conversion_cost import CostSummary, never_worse_than_rule, summarize
+from ltc.passes.conversion_cost import CostSummary, summarize
 from ltc.passes.layout_ir import encoding_of_type
 from ltc.passes.layout_engine import FirstMinima
 from ltc.passes.layout_log import LayoutLog
 
-__all__ = ["apply_triton_rule", "lay_out", "lay_out_never_worse", "triton_rule_summary"]
-
-LayoutRun = Callable[[ModuleOp, str, "FirstMinima | None", "LayoutLog | None"], object]
-"""``run(module, strategy, first_minima, log)``: a layout pass's work by one engine strategy."""
-
-
-def lay_out_never_worse(
-    module: ModuleOp, run: LayoutRun, by_rule: Callable[[ModuleOp], None], log: LayoutLog | None
-) -> None:
-    """Lay out ``module`` by ``run`` with the ``"objective"`` strategy. Its first minimum
-    (ops' work weighed against conversions: ``"objective-work"``) and Triton's rule
-    (``by_rule``) are candidate solutions too; the cheapest under ltc's cost model is
-    kept (``never_worse_than_rule``). The first-minimum run takes the objective run's
-    search from the shared memo (``FirstMinima``): its search is the first half of the
-    objective's."""
-    first = FirstMinima()
-    never_worse_than_rule(
-        module,
-        lambda m: run(m, "objective", first, log),
-        by_rule,
-        log.add if log is not None else None,
-        others=[("the objective's first minimum", lambda m: run(m, "objective-work", first, None))],
-    )
-
+__all__ = ["apply_triton_rule", "lay_out", "triton_rule_summary"]
 
 def lay_out(
     ctx: Context,

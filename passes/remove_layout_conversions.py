@@ -20,7 +20,7 @@ from xdsl.rewriter import Rewriter
 from ltc.dialects.tt import FuncOp
 from ltc.dialects.ttg import ConvertLayoutOp
 from ltc.passes.layout_engine import FirstMinima, LayoutEngine, LayoutLog
-from ltc.passes.layout_strategies import lay_out_never_worse
+from ltc.passes.candidate_layouts import lay_out_never_worse
 from ltc.passes.layout_ir import walk_list
 from ltc.passes.invariant_carries import use_invariant_carries
 from ltc.passes.layout_rules import OpKind, kind_of
