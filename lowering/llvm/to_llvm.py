@@ -44,6 +44,7 @@ from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.lowering.llvm.builder import ThreadBuilder
 from ltc.lowering.llvm.control import CONTROL_HANDLERS
 from ltc.lowering.llvm.convert_layout import CONVERT_HANDLERS
+from ltc.lowering.llvm.dot import DOT_HANDLERS
 from ltc.lowering.llvm.elementwise import ELEMENTWISE_HANDLERS
 from ltc.lowering.llvm.async_copy import ASYNC_COPY_HANDLERS
 from ltc.lowering.llvm.atomic import ATOMIC_HANDLERS
@@ -73,6 +74,7 @@ HANDLERS: Mapping[str, Handler] = {
     **HISTOGRAM_HANDLERS,
     **LOCAL_MEMORY_HANDLERS,
     **ASYNC_COPY_HANDLERS,
+    **DOT_HANDLERS,
 }
 """Every op the pass lowers, by name."""
 

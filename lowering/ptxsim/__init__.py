@@ -32,6 +32,7 @@ Modules, bottom up:
 * ``ops_convert`` -- ``mov`` (vector packing included) and ``cvt``.
 * ``ops_memory`` -- ``ld``/``st``, atomics, ``cp.async``, ``cvta``, ``isspacep``.
 * ``ops_warp`` -- ``shfl``, ``vote``, ``activemask``, ``redux``, ``ldmatrix``, ``stmatrix``.
+* ``ops_mma`` -- ``mma.sync.aligned`` (tf32, f16, bf16, s8/u8 tensor-core tiles).
 * ``ops_control`` -- ``bra``, ``ret``/``exit``, ``trap``, barriers, no-ops.
 * ``machine`` -- the execution model: launch setup, decoding, the lockstep run loop.
 * ``run`` -- the entry points ``run_kernel`` and ``simulate_ptx``.

@@ -43,6 +43,7 @@ from ltc.lowering.ptxsim.ops_compare import CompareOps
 from ltc.lowering.ptxsim.ops_control import ControlOps
 from ltc.lowering.ptxsim.ops_convert import ConvertOps
 from ltc.lowering.ptxsim.ops_memory import MemoryOps
+from ltc.lowering.ptxsim.ops_mma import MmaOps
 from ltc.lowering.ptxsim.ops_warp import WarpOps
 from ltc.lowering.ptxsim.parse import (
     Block,
@@ -92,7 +93,7 @@ def poisoned_register(kind: str, bits: int, threads: int) -> np.ndarray:
     return (np.uint64(REGISTER_POISON[bits]) ^ low).astype(UINT_DTYPE[bits])
 
 
-class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps, ControlOps):
+class Machine(ArithmeticOps, BitOps, CompareOps, ConvertOps, MemoryOps, WarpOps, MmaOps, ControlOps):
     """One launch: decoded code, memory, counters; runs CTAs one at a time.
 
     The instruction families come from the mixins; :meth:`_decode` picks an
