@@ -4,7 +4,8 @@ Layout-free TTIR becomes TTGIR: the module gets ``ttg.num-warps``,
 ``ttg.threads-per-warp``, ``ttg.num-ctas`` and ``ttg.target``; every tensor without a
 layout gets Triton's default blocked layout for its shape (``default_blocked``: one
 element per thread per tile, row-major), except that a reduction's result is the slice
-of its operand's layout and a ``tt.dot``'s operands are converted to
+of its operand's layout, a ``tt.dot``'s result gets Triton's dot layout (a square of up
+to 4 x 4 elements a thread: ``dot_result_blocked``) and its operands are converted to
 ``#ttg.dot_op<{opIdx, parent = result layout}>``. Then every op whose operands do not
 fit its layout rule gets ``ttg.convert_layout`` ops in front (an ``expand_dims`` operand
 becomes a slice of the result's layout, shape ops get their free layouts), as Triton's
@@ -26,7 +27,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ltc.dialects.tt import CatOp, DescriptorGatherOp, DescriptorScatterOp, DotOp, FuncOp, ReduceOp, ReturnOp
 from ltc.encodings import to_linear_layout
-from ltc.encodings.blocked import BlockedEncoding, default_blocked
+from ltc.encodings.blocked import BlockedEncoding, default_blocked, dot_result_blocked
 from ltc.hardware import check_num_warps
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.slice import SliceEncoding
@@ -112,6 +113,8 @@ class ConvertTritonToTritonGPUPass(ModulePass):
                 enc = SliceEncoding(v.op.axis.value.data, layout_of(v.op.srcs[0]))  # type: ignore[arg-type]
             elif isinstance(v, OpResult) and isinstance(v.op, CatOp):
                 enc = self.cat_layout(v.op)
+            elif isinstance(v, OpResult) and isinstance(v.op, DotOp):
+                enc = dot_result_blocked(t.get_shape(), self.num_warps, self.threads_per_warp)
             else:
                 enc = default_blocked(t.get_shape(), self.num_warps, self.threads_per_warp)
             retype(v, with_layout(t, enc))

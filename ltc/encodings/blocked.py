@@ -15,7 +15,6 @@ beyond a smaller shape are dropped, as Triton 3.9 does for this encoding.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -172,6 +171,21 @@ def _blocked_for_shape(
     lanes[last] = lanes_left
     warps[last] = warps_left
     return BlockedEncoding(tuple(size_per_thread), tuple(lanes), tuple(warps), tuple(order))
+
+
+def dot_result_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32) -> BlockedEncoding:
+    """Triton's layout for a ``tt.dot`` result (``convert-triton-to-tritongpu``): each
+    thread holds a square of the two last dims, 2 x 2 when the tensor has at least 4
+    elements per thread, 4 x 4 from 16 (each side at most the dim's size), row-major —
+    so an FMA dot reads each operand element it loads for several results."""
+    rank = len(shape)
+    if rank < 2:
+        return default_blocked(shape, num_warps, threads_per_warp)
+    per_thread = math.prod(shape) // (num_warps * threads_per_warp)
+    side = 4 if per_thread >= 16 else 2 if per_thread >= 4 else 1
+    spt = [1] * rank
+    spt[-1], spt[-2] = min(side, shape[-1]), min(side, shape[-2])
+    return blocked_for_shape(shape, spt, list(range(rank - 1, -1, -1)), num_warps, threads_per_warp)
 
 
 def default_blocked(shape: Sequence[int], num_warps: int, threads_per_warp: int = 32) -> BlockedEncoding:
