@@ -1,7 +1,7 @@
 """The corpus kernels through ltc's whole code generation, checked in the simulator.
 
     python benchmarks/bench_kernels.py [SUBSTRING ...] [--setting cuda80-w4 ...] [--limit N]
-                                       [--timeout S] [--json OUT.json]
+                                       [--timeout S] [--json OUT.json] [--no-triton] [--ttgir]
 
 For every variant of the layout-assignment corpus (``build_corpus.py``; built when
 missing) whose id contains a SUBSTRING, its TTIR (what Triton's frontend printed, no
@@ -31,7 +31,9 @@ empty without triton or with ``--no-triton``), ``check`` (``same``, ``DIFF: <arr
 a timeout). Totals per setting: variants, lowered, assembled, compared, same, and over
 the kernels with both SASS counts: how many have ltc's <= Triton's and the geometric
 mean of ltc / Triton (issue 17's targets: every non-matmul kernel <= 1, mean <= 0.95).
-A ``DIFF`` sets the exit status to 1.
+A ``DIFF`` sets the exit status to 1. With ``--ttgir`` the input is Triton's own final
+TTGIR of each variant instead (its layouts, software pipeline and async copies; the
+interpreter runs that TTGIR).
 """
 
 from __future__ import annotations
@@ -156,6 +158,9 @@ def main() -> int:
     ap.add_argument("--timeout", type=int, default=30, help="seconds per run of the interpreter or the simulator")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--no-triton", action="store_true", help="skip the Triton SASS column")
+    ap.add_argument("--ttgir", action="store_true",
+                    help="lower Triton's own final TTGIR of each kernel (its layouts, pipelining and async copies) "
+                         "instead of laying out the TTIR")
     args = ap.parse_args()
     rows: list[Row] = []
     failed = False
@@ -172,7 +177,8 @@ def main() -> int:
         tally: Counter[str] = Counter()
         print(f"| {setting} variant | lowered | ptxas | sass | triton sass | check |\n|---|---|---|---:|---:|---|")
         for f in files:
-            row = measure(f"{setting}/{f.stem}", f.read_text(), target, warps, args.timeout)
+            source = f.with_suffix(".ttgir") if args.ttgir else f
+            row = measure(f"{setting}/{f.stem}", source.read_text(), target, warps, args.timeout)
             if row.sass is not None and not args.no_triton:
                 row.sass_triton = triton_sass(f, target, warps)
             rows.append(row)

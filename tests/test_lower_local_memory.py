@@ -182,7 +182,7 @@ def test_buffers_in_a_loop_beside_reduction_scratch() -> None:
 # Triton's software pipeline in miniature: a two-slot buffer, the next tile's cp.async
 # issued while the current one is summed (memdesc_index slots chosen at run time, tokens
 # carried by the loop, a masked copy past the last tile)
-def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, vec: str = "") -> str:
+def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, other: str | None = None) -> str:
     buf = f"!ttg.memdesc<2x64x32x{t}, #S, #ttg.shared_memory, mutable>"
     one = f"!ttg.memdesc<64x32x{t}, #S, #ttg.shared_memory, mutable>"
     ptrs = f"tensor<64x32x!tt.ptr<{t}>, #L0>"
@@ -206,10 +206,12 @@ def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, vec: str = "") -> st
             + f"      %nv = ttg.memdesc_index %buf[%nslot] : {buf} -> {one}\n"
             + "      %more = arith.cmpi slt, %next, %n : i32\n"
             + "      %mk = tt.splat %more : i1 -> tensor<64x32xi1, #L0>\n"
+            + (f"      %oth = arith.constant dense<{other}> : tensor<64x32x{t}, #L0>\n" if other else "")
             + "      %step = arith.muli %next, %tile : i32\n"
             + "      %steps = tt.splat %step : i32 -> tensor<64x32xi32, #L0>\n"
             + f"      %np = tt.addptr %pa0x, %steps : {ptrs}, tensor<64x32xi32, #L0>\n"
-            + f"      %t = ttg.async_copy_global_to_local %np, %nv mask %mk : {ptrs} -> <64x32x{t}, #S, #ttg.shared_memory, mutable>\n"
+            + f"      %t = ttg.async_copy_global_to_local %np, %nv mask %mk{' other %oth' if other else ''} : {ptrs} -> "
+            + f"<64x32x{t}, #S, #ttg.shared_memory, mutable>\n"
             + "      %c = ttg.async_commit_group tokens %t\n"
             + f"      scf.yield %a2, %c : tensor<64x32x{t}, #L1>, !ttg.async.token\n"
             + "    }\n"
@@ -218,12 +220,16 @@ def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, vec: str = "") -> st
             + "    tt.return\n  }\n}\n")
 
 
-def test_a_pipelined_loop_of_async_copies_sums_every_tile() -> None:
-    text = _pipelined_sum_kernel()
+@pytest.mark.parametrize("other", [None, "0.000000e+00"])
+def test_a_pipelined_loop_of_async_copies_sums_every_tile(other: str | None) -> None:
+    text = _pipelined_sum_kernel(other=other)
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
     # 16 f32 a thread in runs of 4 consecutive columns: 4 copies of 16 bytes per tile
     assert len(re.findall(r"cp\.async\.cg\.shared\.global \[%r\d+\], \[%rd\d+\], 16", ptx)) == 8
     assert "cp.async.commit_group" in ptx and "cp.async.wait_group 0" in ptx
+    # a barrier after each wait, and before the loop's copy (the tile just read shares
+    # the buffer); none before the first copy, nothing having been read yet
+    assert ptx.count("bar.sync") == 3
     _ptxas_ok(ptx)
     rng = np.random.default_rng(11)
     for n in (1, 3):
@@ -244,3 +250,11 @@ def test_an_async_copy_of_fewer_than_4_bytes_is_refused_by_name() -> None:
     text = _pipelined_sum_kernel("f16", src=_COLS)
     with pytest.raises(PipelineError, match="cp.async copies 4, 8 or 16 bytes; these elements move 2 at a time"):
         compile_kernel(text, emit="ptx", target="sm_80")
+
+
+@pytest.mark.parametrize("other", ["1.000000e+00", "-0.000000e+00"])
+def test_an_async_copy_whose_other_is_not_zero_bits_is_refused_by_name(other: str) -> None:
+    from ltc.tools.pipeline import PipelineError
+
+    with pytest.raises(PipelineError, match="async_copy_global_to_local with a non-zero 'other' is not supported"):
+        compile_kernel(_pipelined_sum_kernel(other=other), emit="ptx", target="sm_80")

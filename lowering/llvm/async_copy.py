@@ -13,13 +13,16 @@ it). A masked-off run reads nothing and fills zeros (``src-size`` 0), which is t
 Tokens are lowered to a constant i32 (they order nothing in the per-thread code): the
 order is that of the instructions. ``async_commit_group`` is ``cp.async.commit_group``;
 ``async_wait {num}`` is ``cp.async.wait_group num`` then ``bar.sync`` (the copies of other
-threads are visible after both). A copy is preceded by ``bar.sync``: earlier readers of
-its buffer (a previous iteration's) must be done.
+threads are visible after both). A copy is preceded by ``bar.sync`` where shared memory
+may have been read since the last one: earlier readers of its buffer (a previous
+iteration's) must be done.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
+import math
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Operation, SSAValue
 
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, SharedView, ThreadTensor
@@ -40,16 +43,16 @@ def _token(fl: FunctionLowering) -> SSAValue:
 
 
 def _other_is_zero(op: Operation) -> bool:
+    """Is the copy's ``other`` absent or a constant of all-zero bits (what ``cp.async``
+    fills masked-off bytes with)?"""
     other = getattr(op, "other", None)
     if other is None:
         return True
     owner = other.owner
-    if not isinstance(owner, arith.ConstantOp):
+    value = owner.properties.get("value") if isinstance(owner, Operation) and owner.name == "arith.constant" else None
+    if not isinstance(value, DenseIntOrFPElementsAttr):
         return False
-    value = owner.value
-    data = getattr(value, "get_values", None)
-    values = data() if callable(data) else [getattr(value, "value", value)]
-    return all(getattr(v, "data", v) == 0 for v in values)
+    return all(v == 0 and math.copysign(1.0, v) > 0 for v in value.get_values())
 
 
 def _async_copy(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
@@ -87,7 +90,8 @@ def _async_copy(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> lis
         )
     masks = registers_of(operand_of(op, "mask", args), n)
     b = fl.b
-    b.barrier()  # earlier readers of the buffer must be done before it is overwritten
+    if b.shared_read_since_barrier:
+        b.barrier()  # earlier readers of the buffer must be done before it is overwritten
     base = buffer_address(fl, view)
     tid = fl.tid()
     cache = "cg" if size == 16 else "ca"

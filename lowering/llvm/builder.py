@@ -113,6 +113,10 @@ def bit_width(t: Attribute) -> int:
     raise TypeError(f"no bit width for {t}")
 
 
+_SHARED_READS = ("ld.shared", "ldmatrix", "atom.shared", "red.shared")
+"""Inline PTX that reads shared memory (for :attr:`ThreadBuilder.shared_read_since_barrier`)."""
+
+
 class ThreadBuilder:
     """Appends lowered-IR ops to ``block`` (changeable with :meth:`at`)."""
 
@@ -135,6 +139,10 @@ class ThreadBuilder:
         self._sum_uses: dict[SSAValue, int] = {}
         self._structs: dict[tuple[Attribute, ...], llvm.LLVMStructType] = {}
         self._templates: dict[tuple[object, ...], tuple[type[Operation], dict[str, Attribute], dict[str, Attribute], tuple[Attribute, ...]]] = {}
+        self.shared_read_since_barrier = False
+        """Whether shared memory may have been read since the last ``bar.sync`` on the way
+        to the current position (a new block, or a return from one, is unknown: True).
+        A write needs no barrier before it against earlier readers when this is False."""
 
     # -- plumbing ----------------------------------------------------------------------
     def add(self, op: Operation) -> Operation:
@@ -164,6 +172,7 @@ class ThreadBuilder:
     def at(self, block: Block) -> Block:
         """Build into ``block`` from now on; returns the previous block."""
         prev, self.block = self.block, block
+        self.shared_read_since_barrier = True  # a loop's back edge, or the region just built
         return prev
 
     def _bin_op(self, name: str, a: SSAValue, b: SSAValue, contract: bool = False) -> SSAValue:
@@ -521,6 +530,7 @@ class ThreadBuilder:
 
     def barrier(self) -> None:
         self.intrinsic("llvm.nvvm.barrier0", [], None)
+        self.shared_read_since_barrier = False
 
     def shuffle(self, mode: str, value: SSAValue, lane: SSAValue) -> SSAValue:
         """``shfl.sync.<mode>.b32`` of a 32-bit integer over the full warp."""
@@ -538,6 +548,8 @@ class ThreadBuilder:
         side_effects: bool = False,
     ) -> list[SSAValue]:
         """Inline PTX; returns its results (a struct result is split with extractvalue)."""
+        if any(k in text for k in _SHARED_READS):
+            self.shared_read_since_barrier = True
         def inline_asm(res: list[Attribute] | None, effects: bool) -> Operation:
             key = ("asm", text, constraints, *(v.type for v in operands), res and tuple(res), effects)
             return self.new_op(key, operands, lambda: llvm.InlineAsmOp(

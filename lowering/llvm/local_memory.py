@@ -16,7 +16,8 @@ lowering's instruction translator.
 
 Barriers. A write is followed by ``bar.sync`` (its readers may be other threads) and, unless
 it is the first and only write of its buffer (a ``local_alloc`` with a value, outside loops
-and branches), preceded by one (earlier readers must be done).
+and branches) or no shared memory can have been read since the last barrier
+(``ThreadBuilder.shared_read_since_barrier``), preceded by one (earlier readers must be done).
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def buffer_plan(op: Operation, layout: LinearLayout, view: SharedView, store: bo
 def _write(fl: FunctionLowering, op: Operation, view: SharedView, x: Lowered, *, barrier_before: bool) -> None:
     assert isinstance(x, ThreadTensor)
     plan = buffer_plan(op, x.layout, view, store=True)
-    if barrier_before:
+    if barrier_before and fl.b.shared_read_since_barrier:
         fl.b.barrier()
     lower_instructions(fl, plan.instructions, x.regs, view.element, 0, buffer_address(fl, view))
     fl.b.barrier()
