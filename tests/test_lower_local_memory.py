@@ -182,7 +182,9 @@ def test_buffers_in_a_loop_beside_reduction_scratch() -> None:
 # Triton's software pipeline in miniature: a two-slot buffer, the next tile's cp.async
 # issued while the current one is summed (memdesc_index slots chosen at run time, tokens
 # carried by the loop, a masked copy past the last tile)
-def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, other: str | None = None) -> str:
+def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, other: str | None = None, carry: str = "") -> str:
+    """``carry``: "view" carries the slot to read next through the loop (a memdesc
+    iter_arg, passed through an scf.if), "subslice" a subslice of it (refused)."""
     buf = f"!ttg.memdesc<2x64x32x{t}, #S, #ttg.shared_memory, mutable>"
     one = f"!ttg.memdesc<64x32x{t}, #S, #ttg.shared_memory, mutable>"
     ptrs = f"tensor<64x32x!tt.ptr<{t}>, #L0>"
@@ -195,10 +197,17 @@ def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, other: str | None = 
             + f"    %s0 = ttg.memdesc_index %buf[%i0] : {buf} -> {one}\n"
             + f"    %t0 = ttg.async_copy_global_to_local %pa0x, %s0 : {ptrs} -> <64x32x{t}, #S, #ttg.shared_memory, mutable>\n"
             + "    %g0 = ttg.async_commit_group tokens %t0\n"
-            + f"    %acc:2 = scf.for %i = %i0 to %n step %i1 iter_args(%a = %zero, %tok = %g0) -> (tensor<64x32x{t}, #L1>, !ttg.async.token) : i32 {{\n"
+            + (f"    %first = ttg.memdesc_subslice %s0[0, 0] : {one} -> {one}\n" if carry == "subslice" else "")
+            + (f"    %acc:3 = scf.for %i = %i0 to %n step %i1 iter_args(%a = %zero, %tok = %g0, %cur = "
+               f"{'%first' if carry == 'subslice' else '%s0'}) -> (tensor<64x32x{t}, #L1>, !ttg.async.token, {one}) : i32 {{\n"
+               if carry else
+               f"    %acc:2 = scf.for %i = %i0 to %n step %i1 iter_args(%a = %zero, %tok = %g0) -> (tensor<64x32x{t}, #L1>, !ttg.async.token) : i32 {{\n")
             + "      %w = ttg.async_wait %tok {num = 0 : i32}\n"
+            + ("      %more0 = arith.cmpi slt, %i, %n : i32\n" if carry else "")
             + "      %slot = arith.remsi %i, %i2 : i32\n"
-            + f"      %sv = ttg.memdesc_index %buf[%slot] : {buf} -> {one}\n"
+            + (f"      %sv = ttg.memdesc_index %buf[%slot] : {buf} -> {one}\n" if not carry else "")
+            + ("      %sv = scf.if %more0 -> (" + one + ") {\n        scf.yield %cur : " + one + "\n      } else {\n"
+               "        scf.yield %cur : " + one + "\n      }\n" if carry else "")
             + f"      %v = ttg.local_load %sv token %w : {one} -> tensor<64x32x{t}, #L1>\n"
             + f"      %a2 = arith.addf %a, %v : tensor<64x32x{t}, #L1>\n"
             + "      %next = arith.addi %i, %i1 : i32\n"
@@ -213,16 +222,17 @@ def _pipelined_sum_kernel(t: str = "f32", src: str = _ROWS, other: str | None = 
             + f"      %t = ttg.async_copy_global_to_local %np, %nv mask %mk{' other %oth' if other else ''} : {ptrs} -> "
             + f"<64x32x{t}, #S, #ttg.shared_memory, mutable>\n"
             + "      %c = ttg.async_commit_group tokens %t\n"
-            + f"      scf.yield %a2, %c : tensor<64x32x{t}, #L1>, !ttg.async.token\n"
+            + (f"      scf.yield %a2, %c, %nv : tensor<64x32x{t}, #L1>, !ttg.async.token, {one}\n" if carry else
+               f"      scf.yield %a2, %c : tensor<64x32x{t}, #L1>, !ttg.async.token\n")
             + "    }\n"
             + "    %done = ttg.async_wait {num = 0 : i32}\n"
             + f"    tt.store %pa1y, %acc#0 : tensor<64x32x!tt.ptr<{t}>, #L1>\n"
             + "    tt.return\n  }\n}\n")
 
 
-@pytest.mark.parametrize("other", [None, "0.000000e+00"])
-def test_a_pipelined_loop_of_async_copies_sums_every_tile(other: str | None) -> None:
-    text = _pipelined_sum_kernel(other=other)
+@pytest.mark.parametrize(("other", "carry"), [(None, ""), ("0.000000e+00", ""), (None, "view")])
+def test_a_pipelined_loop_of_async_copies_sums_every_tile(other: str | None, carry: str) -> None:
+    text = _pipelined_sum_kernel(other=other, carry=carry)
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
     # 16 f32 a thread in runs of 4 consecutive columns: 4 copies of 16 bytes per tile
     assert len(re.findall(r"cp\.async\.cg\.shared\.global \[%r\d+\], \[%rd\d+\], 16", ptx)) == 8
@@ -258,3 +268,65 @@ def test_an_async_copy_whose_other_is_not_zero_bits_is_refused_by_name(other: st
 
     with pytest.raises(PipelineError, match="async_copy_global_to_local with a non-zero 'other' is not supported"):
         compile_kernel(_pipelined_sum_kernel(other=other), emit="ptx", target="sm_80")
+
+
+# ttg.memdesc_subslice: a tile of a 64x64 buffer at an aligned origin, read in #L1
+def _subslice_kernel(shared: str, origin: tuple[int, int], tile: tuple[int, int]) -> str:
+    full = "!ttg.memdesc<64x64xf32, #S, #ttg.shared_memory>"
+    part = f"!ttg.memdesc<{tile[0]}x{tile[1]}xf32, #S, #ttg.shared_memory, 64x64>"
+    rows, cols = tile
+    layout = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>"
+    return (f"#L0 = {layout}\n#L1 = {_COLS}\n#S = {shared}\n" + _HEAD.format()
+            + "  tt.func public @k(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {\n"
+            + "    %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #L0}>>\n"
+            + "    %re0 = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #L0}>> -> tensor<64x1xi32, #L0>\n"
+            + "    %k0 = arith.constant dense<64> : tensor<64x1xi32, #L0>\n"
+            + "    %rs0 = arith.muli %re0, %k0 : tensor<64x1xi32, #L0>\n"
+            + "    %c0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #L0}>>\n"
+            + "    %ce0 = tt.expand_dims %c0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #L0}>> -> tensor<1x64xi32, #L0>\n"
+            + "    %rb0 = tt.broadcast %rs0 : tensor<64x1xi32, #L0> -> tensor<64x64xi32, #L0>\n"
+            + "    %cb0 = tt.broadcast %ce0 : tensor<1x64xi32, #L0> -> tensor<64x64xi32, #L0>\n"
+            + "    %off0 = arith.addi %rb0, %cb0 : tensor<64x64xi32, #L0>\n"
+            + "    %sp = tt.splat %x : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #L0>\n"
+            + "    %pa = tt.addptr %sp, %off0 : tensor<64x64x!tt.ptr<f32>, #L0>, tensor<64x64xi32, #L0>\n"
+            + "    %v = tt.load %pa : tensor<64x64x!tt.ptr<f32>, #L0>\n"
+            + f"    %m = ttg.local_alloc %v : (tensor<64x64xf32, #L0>) -> {full}\n"
+            + f"    %t = ttg.memdesc_subslice %m[{origin[0]}, {origin[1]}] : {full} -> {part}\n"
+            + f"    %w = ttg.local_load %t : {part} -> tensor<{rows}x{cols}xf32, #L1>\n"
+            + f"    %r1 = tt.make_range {{end = {rows} : i32, start = 0 : i32}} : tensor<{rows}xi32, #ttg.slice<{{dim = 1, parent = #L1}}>>\n"
+            + f"    %re1 = tt.expand_dims %r1 {{axis = 1 : i32}} : tensor<{rows}xi32, #ttg.slice<{{dim = 1, parent = #L1}}>> -> tensor<{rows}x1xi32, #L1>\n"
+            + f"    %k1 = arith.constant dense<{cols}> : tensor<{rows}x1xi32, #L1>\n"
+            + f"    %rs1 = arith.muli %re1, %k1 : tensor<{rows}x1xi32, #L1>\n"
+            + f"    %c1 = tt.make_range {{end = {cols} : i32, start = 0 : i32}} : tensor<{cols}xi32, #ttg.slice<{{dim = 0, parent = #L1}}>>\n"
+            + f"    %ce1 = tt.expand_dims %c1 {{axis = 0 : i32}} : tensor<{cols}xi32, #ttg.slice<{{dim = 0, parent = #L1}}>> -> tensor<1x{cols}xi32, #L1>\n"
+            + f"    %rb1 = tt.broadcast %rs1 : tensor<{rows}x1xi32, #L1> -> tensor<{rows}x{cols}xi32, #L1>\n"
+            + f"    %cb1 = tt.broadcast %ce1 : tensor<1x{cols}xi32, #L1> -> tensor<{rows}x{cols}xi32, #L1>\n"
+            + f"    %off1 = arith.addi %rb1, %cb1 : tensor<{rows}x{cols}xi32, #L1>\n"
+            + f"    %sq = tt.splat %y : !tt.ptr<f32> -> tensor<{rows}x{cols}x!tt.ptr<f32>, #L1>\n"
+            + f"    %pb = tt.addptr %sq, %off1 : tensor<{rows}x{cols}x!tt.ptr<f32>, #L1>, tensor<{rows}x{cols}xi32, #L1>\n"
+            + f"    tt.store %pb, %w : tensor<{rows}x{cols}x!tt.ptr<f32>, #L1>\n"
+            + "    tt.return\n  }\n}\n")
+
+
+@pytest.mark.parametrize("shared", ["row-major", "swizzled", "nvmma"])
+@pytest.mark.parametrize(("origin", "tile"), [((0, 32), (64, 32)), ((32, 0), (32, 64)), ((16, 48), (16, 16))])
+def test_a_subslice_reads_its_tile(shared: str, origin: tuple[int, int], tile: tuple[int, int]) -> None:
+    text = _subslice_kernel(_SHARED[shared], origin, tile)
+    ptx = compile_kernel(text, emit="ptx", target="sm_80")
+    _ptxas_ok(ptx)
+    x = np.arange(64 * 64, dtype=np.float32)
+    y = np.zeros(tile[0] * tile[1], np.float32)
+    stats = simulate_ptx(ptx, (1, 1, 1), [x, y])
+    assert stats.shared_races == 0, stats.first_shared_race
+    want = x.reshape(64, 64)[origin[0]:origin[0] + tile[0], origin[1]:origin[1] + tile[1]]
+    np.testing.assert_array_equal(y.reshape(tile), want)
+    got = np.zeros_like(y)
+    run_kernel(parse_module(text), [x, got])
+    np.testing.assert_array_equal(got, y)
+
+
+def test_a_subslice_carried_by_a_loop_is_refused_by_name() -> None:
+    from ltc.tools.pipeline import PipelineError
+
+    with pytest.raises(PipelineError, match="a ttg.memdesc_subslice view carried by 'scf.for' is not supported"):
+        compile_kernel(_pipelined_sum_kernel(carry="subslice"), emit="ptx", target="sm_80")

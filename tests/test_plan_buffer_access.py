@@ -135,3 +135,50 @@ def test_a_buffer_of_another_shape_is_refused() -> None:
     buffer = to_linear_layout("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", (32, 64))
     with pytest.raises(PlanError, match="shape"):
         plan_buffer_access(dist, buffer, 32, store=True)
+
+
+def _flat(coords: dict[str, int], dims: dict[str, int]) -> int:
+    flat, shift = 0, 0
+    for d, size in dims.items():
+        flat |= coords[d] << shift
+        shift += size.bit_length() - 1
+    return flat
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_tile_at_an_aligned_origin_lands_where_the_buffer_puts_it(seed: int) -> None:
+    from tests.random_layouts import random_linear_layout
+
+    rng = np.random.default_rng(100 + seed)
+    full = {"dim0": 1 << int(rng.integers(2, 6)), "dim1": 1 << int(rng.integers(2, 6))}
+    tile = {d: max(1, s >> int(rng.integers(0, 3))) for d, s in full.items()}
+    origin = [int(rng.integers(0, full[d] // tile[d])) * tile[d] for d in full]
+    warps = 1 << int(rng.integers(0, 3))
+    dist = random_linear_layout(rng, tile, warps)
+    buffer = _random_buffer(rng, full)
+    bits = [8, 16, 32, 64][seed % 4]
+    ebytes = bits // 8
+    where = {}  # buffer offset of every full-shape flat index
+    for off in range(buffer.in_dim_size("offset")):
+        where[_flat(buffer.apply({"offset": off}), full)] = off
+    for store in (True, False):
+        plan = plan_buffer_access(dist, buffer, bits, store=store, origin=origin)
+        for lane, w in _threads(dist):
+            for ins in plan.instructions:
+                if isinstance(ins, Move):
+                    continue
+                regs = ins.src if store else ins.dst
+                addr = ins.address(lane, w)
+                assert addr % (ebytes * len(regs)) == 0
+                for j, r in enumerate(regs):
+                    c = dist.apply({"register": r.index, "lane": lane, "warp": w, "block": 0})
+                    at = {d: c[d] + o for d, o in zip(full, origin)}
+                    assert addr // ebytes + j == where[_flat(at, full)]
+
+
+def test_an_unaligned_origin_is_refused() -> None:
+    dist = to_linear_layout(_BLOCKED, (64, 32))
+    buffer = to_linear_layout("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", (64, 64))
+    assert plan_buffer_access(dist, buffer, 32, store=True, origin=(0, 32)).vector == 2
+    with pytest.raises(PlanError, match="aligned"):
+        plan_buffer_access(dist, buffer, 32, store=True, origin=(0, 16))

@@ -15,21 +15,33 @@ from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
+from ltc.dialects.ttg import MemDescType
+from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, SharedView, ThreadTensor
+from ltc.lowering.llvm.local_memory import allocation_view
 
 __all__ = ["CONTROL_HANDLERS", "flatten", "regroup"]
 
 
-def flatten(values: Sequence[Lowered]) -> list[SSAValue]:
-    """The scalars of ``values`` in order, a tensor's registers in place of the tensor."""
+def flatten(fl: FunctionLowering, values: Sequence[Lowered], op: Operation) -> list[SSAValue]:
+    """The scalars of ``values`` in order, a tensor's registers in place of the tensor and
+    a whole shared-memory allocation's byte offset in place of the view (its layout
+    follows from its type); a view of part of one is refused (``op``)."""
     out: list[SSAValue] = []
     for v in values:
-        out.extend(v.regs if isinstance(v, ThreadTensor) else [v])
+        if isinstance(v, SharedView):
+            if v.origin is not None:
+                raise LoweringError(
+                    op, f"convert-tritongpu-to-llvm: a ttg.memdesc_subslice view carried by '{op.name}' is not supported"
+                )
+            out.append(fl.b.i32(v.offset) if isinstance(v.offset, int) else v.offset)
+        else:
+            out.extend(v.regs if isinstance(v, ThreadTensor) else [v])
     return out
 
 
 def regroup(fl: FunctionLowering, op: Operation, types: Sequence[Attribute], flat: Sequence[SSAValue]) -> list[Lowered]:
-    """The inverse of :func:`flatten` for values of ``types``: runs of scalars become tensors."""
+    """The inverse of :func:`flatten` for values of ``types``: runs of scalars become
+    tensors, a byte offset of a ``!ttg.memdesc`` its view."""
     out: list[Lowered] = []
     i = 0
     for t in types:
@@ -37,6 +49,9 @@ def regroup(fl: FunctionLowering, op: Operation, types: Sequence[Attribute], fla
             n = fl.num_regs(t)
             out.append(fl.tensor(op, t, flat[i : i + n]))
             i += n
+        elif isinstance(t, MemDescType):
+            out.append(allocation_view(op, t, flat[i]))
+            i += 1
         else:
             out.append(flat[i])
             i += 1
@@ -45,7 +60,7 @@ def regroup(fl: FunctionLowering, op: Operation, types: Sequence[Attribute], fla
 
 def _lower_for(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     lb, ub, step, *inits = args
-    flat_inits = flatten(inits)
+    flat_inits = flatten(fl, inits, op)
     body = op.regions[0].block
     iv_type = body.args[0].type
     new_body = Block(arg_types=[iv_type, *(v.type for v in flat_inits)])
@@ -65,7 +80,7 @@ def _lower_while(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> li
     """``scf.while``: both regions lowered into a new loop over the flattened scalars; the
     ``after`` region's arguments (and the results) are what ``scf.condition`` forwards."""
     assert isinstance(op, scf.WhileOp)
-    flat_inits = flatten(args)
+    flat_inits = flatten(fl, args, op)
     before, after = op.before_region.block, op.after_region.block
     new_before = Block(arg_types=[v.type for v in flat_inits])
     prev = fl.b.at(new_before)
@@ -90,7 +105,7 @@ def _lower_condition(fl: FunctionLowering, op: Operation, args: list[Lowered]) -
     cond, *forwarded = args
     if isinstance(cond, ThreadTensor):
         raise LoweringError(op, "scf.condition on a tensor")
-    fl.b.add(scf.ConditionOp(cond, *flatten(forwarded)))
+    fl.b.add(scf.ConditionOp(cond, *flatten(fl, forwarded, op)))
     return []
 
 
@@ -117,7 +132,7 @@ def _lower_if(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[
 
 
 def _lower_yield(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
-    fl.b.add(scf.YieldOp(*flatten(args)))
+    fl.b.add(scf.YieldOp(*flatten(fl, args, op)))
     return []
 
 

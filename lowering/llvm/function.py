@@ -66,13 +66,16 @@ class ThreadTensor:
 class SharedView:
     """A ``!ttg.memdesc`` in shared memory as every thread sees it: the byte ``offset`` of
     its first element in the function's buffer area (a constant, or an i32 value for a view
-    chosen at run time), its ``layout`` (in dim ``offset``: element offsets; out dims the
-    view's; None for a buffer of several slices of its encoding's rank, which is
-    accessed through ``ttg.memdesc_index`` views), and its scalar ``element`` type."""
+    chosen at run time), its ``layout`` (in dim ``offset``: element offsets; out dims those
+    of the allocation it lies in; None for a buffer of several slices of its encoding's
+    rank, which is accessed through ``ttg.memdesc_index`` views), its scalar ``element``
+    type, and the coordinates of its first element in that allocation (``origin``: a
+    ``ttg.memdesc_subslice``'s offsets; None for the whole allocation)."""
 
     offset: int | SSAValue
     layout: LinearLayout | None
     element: Attribute
+    origin: tuple[int, ...] | None = None
 
 
 Lowered = Union[SSAValue, ThreadTensor, SharedView]

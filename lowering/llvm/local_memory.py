@@ -1,5 +1,7 @@
 """Lowering of shared-memory buffers: ``ttg.local_alloc``, ``ttg.local_store``,
-``ttg.local_load`` and ``ttg.local_dealloc``.
+``ttg.local_load``, ``ttg.local_dealloc``, and views of part of one: ``ttg.memdesc_index``
+(a slot of a multi-buffer, its bytes) and ``ttg.memdesc_subslice`` (a tile at constant
+coordinates of the same layout).
 
 Allocation. Every ``ttg.local_alloc`` of a function gets its own byte range at the start
 of ``@global_smem`` (:func:`allocate_buffers`), 128-byte aligned so that a buffer's bank
@@ -36,7 +38,14 @@ from ltc.linear_layout import LinearLayout
 from ltc.lowering.plans.buffer_access import BufferAccess, plan_buffer_access
 from ltc.lowering.plans.plan import PlanError
 
-__all__ = ["BUFFER_ALIGNMENT", "LOCAL_MEMORY_HANDLERS", "allocate_buffers", "buffer_address", "buffer_plan"]
+__all__ = [
+    "BUFFER_ALIGNMENT",
+    "LOCAL_MEMORY_HANDLERS",
+    "allocate_buffers",
+    "allocation_view",
+    "buffer_address",
+    "buffer_plan",
+]
 
 BUFFER_ALIGNMENT = 128
 """Bytes: one row of the 32 banks, so that offsets within a buffer fall on banks as in its layout."""
@@ -60,12 +69,10 @@ def allocate_buffers(root: Operation) -> tuple[dict[Operation, int], int]:
     return offsets, end
 
 
-def _view(fl: FunctionLowering, op: Operation, t: MemDescType, offset: int | SSAValue) -> SharedView:
-    """The view of ``t`` at byte ``offset``: its layout is its encoding's on its shape (none
-    for a buffer of slices: more dims than the encoding's rank)."""
-    shape = tuple(t.get_shape())
-    if list(shape) != list(t.get_alloc_shape()):
-        raise LoweringError(op, "convert-tritongpu-to-llvm: a view of part of a shared buffer is not supported")
+def allocation_view(op: Operation, t: MemDescType, offset: int | SSAValue) -> SharedView:
+    """The whole allocation of ``t`` at byte ``offset``: its layout is its encoding's on its
+    shape (none for a buffer of slices: more dims than the encoding's rank)."""
+    shape = tuple(t.get_alloc_shape())
     rank = getattr(t.encoding.encoding, "rank", len(shape))
     layout = None
     if len(shape) == rank:
@@ -83,18 +90,30 @@ def _memdesc_index(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> 
     t = op.results[0].type
     assert isinstance(t, MemDescType)
     b = fl.b
-    slice_bytes = math.prod(t.get_shape()) * storage_bits(scalar_type(t.element_type)) // 8
+    if parent.origin is not None:
+        raise LoweringError(op, "convert-tritongpu-to-llvm: ttg.memdesc_index of a ttg.memdesc_subslice is not supported")
+    slice_bytes = math.prod(t.get_alloc_shape()) * storage_bits(scalar_type(t.element_type)) // 8
     start = b.i32(parent.offset) if isinstance(parent.offset, int) else parent.offset
     offset = b.add_i(start, b.binary("mul", index, b.i32(slice_bytes)))
-    return [_view(fl, op, t, offset)]
+    return [allocation_view(op, t, offset)]
 
 
 def buffer_address(fl: FunctionLowering, view: SharedView) -> SSAValue:
-    """The 32-bit shared address of the view's first element."""
+    """The 32-bit shared address of the first byte of the view's allocation (a
+    subslice's origin is a constant of its access plan)."""
     start = fl.smem_address()
     if isinstance(view.offset, int):
         return fl.b.add_i(start, fl.b.i32(view.offset)) if view.offset else start
     return fl.b.add_i(start, view.offset)
+
+
+def _memdesc_subslice(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    """A tile of a view at constant offsets: the same allocation, its origin moved."""
+    (parent,) = args
+    assert isinstance(parent, SharedView)
+    offsets = tuple(op.offsets.get_values())  # type: ignore[attr-defined]
+    base = parent.origin or (0,) * len(offsets)
+    return [SharedView(parent.offset, parent.layout, parent.element, tuple(a + b for a, b in zip(base, offsets)))]
 
 
 def buffer_plan(op: Operation, layout: LinearLayout, view: SharedView, store: bool) -> BufferAccess:
@@ -103,7 +122,7 @@ def buffer_plan(op: Operation, layout: LinearLayout, view: SharedView, store: bo
     if view.layout is None:
         raise LoweringError(op, "convert-tritongpu-to-llvm: a buffer of several slices is accessed through ttg.memdesc_index")
     try:
-        return plan_buffer_access(layout, view.layout, storage_bits(view.element), store=store)
+        return plan_buffer_access(layout, view.layout, storage_bits(view.element), store=store, origin=view.origin)
     except PlanError as e:
         raise LoweringError(op, f"convert-tritongpu-to-llvm: cannot access this shared buffer: {e}") from None
 
@@ -121,7 +140,7 @@ def _local_alloc(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> li
     t = op.results[0].type
     if not isinstance(t, MemDescType) or op not in fl.buffer_offsets:
         raise LoweringError(op, "convert-tritongpu-to-llvm: only shared-memory buffers are supported by ttg.local_alloc")
-    view = _view(fl, op, t, fl.buffer_offsets[op])
+    view = allocation_view(op, t, fl.buffer_offsets[op])
     if args:  # the initial value; in a loop or branch the buffer may have been read before
         _write(fl, op, view, args[0], barrier_before=fl.b.block is not fl.entry)
     return [view]
@@ -155,4 +174,5 @@ LOCAL_MEMORY_HANDLERS: dict[str, Handler] = {
     "ttg.local_load": _local_load,
     "ttg.local_dealloc": _local_dealloc,
     "ttg.memdesc_index": _memdesc_index,
+    "ttg.memdesc_subslice": _memdesc_subslice,
 }

@@ -49,25 +49,58 @@ class BufferAccess:
 
 
 def plan_buffer_access(
-    dist: LinearLayout, buffer: LinearLayout, element_bits: int, *, store: bool
+    dist: LinearLayout,
+    buffer: LinearLayout,
+    element_bits: int,
+    *,
+    store: bool,
+    origin: Sequence[int] | None = None,
 ) -> BufferAccess:
     """The accesses by which every thread of ``dist`` stores its elements into (``store``)
-    or loads them from a buffer of layout ``buffer`` (``offset`` → the same out dims as
-    ``dist``). ``element_bits`` is the element's width in memory (a multiple of 8).
-    Raises :class:`PlanError` when the buffer's layout is not a bijection onto the tensor."""
-    if dict(dist.out_dims) != dict(buffer.out_dims):
-        raise PlanError(f"the buffer's shape {dict(buffer.out_dims)} is not the tensor's {dict(dist.out_dims)}")
+    or loads them from a buffer of layout ``buffer`` (``offset`` → coordinates; a
+    bijection). ``element_bits`` is the element's width in memory (a multiple of 8).
+
+    ``dist`` covers the whole buffer, or with ``origin`` the tile of ``dist``'s shape at
+    those coordinates (a view of part of it: ``ttg.memdesc_subslice``). The origin must
+    be a multiple of the tile's shape in each dim, so that a coordinate of the tile plus
+    the origin is their XOR and the element's offset is M⁻¹(tile coordinate) ⊕
+    M⁻¹(origin): the origin's offset is one more constant. Raises :class:`PlanError`
+    otherwise."""
     if element_bits % 8 or element_bits > MAX_ACCESS_BITS:
         raise PlanError(f"{element_bits}-bit elements cannot be stored in shared memory")
+    tile, full = list(dist.out_dims.items()), list(buffer.out_dims.items())
+    origin = tuple(origin) if origin is not None else (0,) * len(full)
+    if len(tile) != len(full) or len(origin) != len(full) or any(
+        t > f or o % t or o + t > f for (_, t), (_, f), o in zip(tile, full, origin)
+    ):
+        raise PlanError(
+            f"a tile of shape {[t for _, t in tile]} at {list(origin)} is not an aligned part of the buffer's shape "
+            f"{[f for _, f in full]}"
+        )
     offsets = buffer.flat_columns_by_in_dim().get("offset", ())
     echelon = f2.column_echelon(offsets)
-    if echelon.rank != len(offsets) or 1 << len(offsets) != dist.total_out_size:
+    if echelon.rank != len(offsets) or 1 << len(offsets) != buffer.total_out_size:
         raise PlanError("the buffer's layout is not a bijection between offsets and elements")
 
+    def widen(vector: int) -> int:
+        """A flat vector of the tile's coordinates as one of the buffer's."""
+        out, src, dst = 0, 0, 0
+        for (_, t), (_, f) in zip(tile, full):
+            out |= (vector >> src & (t - 1)) << dst
+            src += t.bit_length() - 1
+            dst += f.bit_length() - 1
+        return out
+
     def offset_of(vector: int) -> int:
-        m = echelon.express(vector)
-        assert m is not None  # full rank over the tensor: every vector is reached
+        m = echelon.express(widen(vector))
+        assert m is not None  # full rank over the buffer: every vector is reached
         return m  # every column is a pivot: the mask of columns is the offset
+
+    shift = 0
+    for i, (o, (_, f)) in enumerate(zip(origin, full)):
+        shift |= o << sum(g.bit_length() - 1 for _, g in full[:i])
+    origin_offset = echelon.express(shift)
+    assert origin_offset is not None
 
     rb = strip_register_broadcast(dist)
     cols = rb.stripped.flat_columns_by_in_dim()
@@ -78,14 +111,16 @@ def plan_buffer_access(
     index_of = {o: i for i, o in enumerate(reg_off)}
     lane_off = [offset_of(c) for c in cols.get("lane", ())]
     warp_off = [offset_of(c) for c in cols.get("warp", ())]
-    vector = _vector(reg_off, [*lane_off, *warp_off], element_bits)
+    vector = _vector(reg_off, [*lane_off, *warp_off, origin_offset], element_bits)
     ebytes = element_bits // 8
     file = "src" if store else "dst"
     group = [1 << j for j in range(vector)]
     instructions: list[Instruction] = []
     for base in sorted({f2.reduce_by(o, group) for o in reg_off}):
         regs = tuple(Reg(file, rb.kept[index_of[base | j]]) for j in range(1 << vector))  # type: ignore[arg-type]
-        addr = ThreadAffine(base * ebytes, tuple(o * ebytes for o in lane_off), tuple(o * ebytes for o in warp_off))
+        addr = ThreadAffine(
+            (base ^ origin_offset) * ebytes, tuple(o * ebytes for o in lane_off), tuple(o * ebytes for o in warp_off)
+        )
         instructions.append(SharedStore(regs, addr) if store else SharedLoad(regs, addr))
     if not store:
         instructions += rb.restore_moves()
@@ -94,7 +129,7 @@ def plan_buffer_access(
 
 def _vector(reg_off: Sequence[int], thread_off: Sequence[int], element_bits: int) -> int:
     """The vector set's size (log2): consecutive low offsets held by registers, none
-    moved by a lane or warp bit, at most :data:`MAX_ACCESS_BITS` wide."""
+    moved by a lane or warp bit or the origin, at most :data:`MAX_ACCESS_BITS` wide."""
     held = set(reg_off)
     k = 0
     while (element_bits << (k + 1)) <= MAX_ACCESS_BITS and (1 << k) in held and not any(
