@@ -1,7 +1,7 @@
 """Float precision and fusion as Triton 3.9 lowers them (issue 17, item 5).
 
 A kernel using every float op whose PTX form Triton chooses (``arith.divf``,
-``tt.precise_divf``, ``math.sqrt`` / ``rsqrt`` / ``exp`` / ``exp2``, ``tt.precise_sqrt``,
+``tt.precise_divf``, ``tt.approx_divf``, ``math.sqrt`` / ``rsqrt`` / ``exp`` / ``exp2``, ``tt.precise_sqrt``,
 f32 and f16 add/sub/mul) is compiled by Triton 3.9 (CPU only) and by ltc from Triton's
 TTGIR; both PTXs must use the same instruction for each, with and without
 ``enable_fp_fusion``. ``fma.rn.f32`` in Triton's PTX is LLVM contracting a mul and an add;
@@ -33,7 +33,7 @@ SOURCE = textwrap.dedent('''
         z = tl.load(z_ptr + i)
         r = (x * y + z) / (x - z)
         r = r + tl.exp(x) + tl.sqrt(y) + tl.exp2(y) + tl.rsqrt(x)
-        r = r + tl.div_rn(x, y) + tl.sqrt_rn(z)
+        r = r + tl.div_rn(x, y) + tl.sqrt_rn(z) + tl.fdiv(z, y, approx=True)
         tl.store(o_ptr + i, r)
         h = tl.load(h_ptr + i)
         tl.store(h_ptr + i, h * h + h)

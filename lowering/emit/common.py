@@ -405,6 +405,9 @@ def _intrinsics() -> dict[str, Intrinsic]:
         table.append(Intrinsic(name, "f32", ("f32",), f"{fn}.approx.ftz.f32 {{d}}, {{0}};", name))
     # div.full.f32 (2 ulp, full range): LLVM 14 has no intrinsic for it.
     table.append(Intrinsic("llvm.nvvm.div.full.f", "f32", ("f32", "f32"), "div.full.f32 {d}, {0}, {1};", None))
+    # div.approx.f32 (2 ulp, divisors below 2^126 in magnitude): tt.approx_divf
+    name = "llvm.nvvm.div.approx.f"
+    table.append(Intrinsic(name, "f32", ("f32", "f32"), "div.approx.f32 {d}, {0}, {1};", name))
     return {i.name: i for i in table}
 
 

@@ -4,7 +4,7 @@ An elementwise op on tensors of layout L is the same op on each register's scala
 registers whose operand scalars are the same values (broadcast registers) share one
 result. 8- and 16-bit float math functions run in f32 (as Triton does), rounding
 back at the end. Precision is Triton 3.9's: f32 ``arith.divf`` is ``div.full.f32``
-(2 ulp) and ``tt.precise_divf`` ``div.rn.f32``; ``math.sqrt`` / ``math.rsqrt`` /
+(2 ulp), ``tt.precise_divf`` ``div.rn.f32`` and ``tt.approx_divf`` ``div.approx.f32``; ``math.sqrt`` / ``math.rsqrt`` /
 ``math.exp2`` are ``sqrt`` / ``rsqrt`` / ``ex2.approx.ftz.f32`` and ``tt.precise_sqrt``
 ``sqrt.rn.f32``; ``math.exp`` is ``ex2.approx`` with the change of base folded into a
 multiply; ``math.log``/``log2``/``erf``/``sin``/``cos``, which Triton takes from libdevice, are the accurate
@@ -343,6 +343,7 @@ ELEMENTWISE_HANDLERS: dict[str, Handler] = {
     "tt.clampf": _elementwise(_clampf),
     "tt.precise_sqrt": _intrinsic("llvm.sqrt.{t}"),
     "tt.precise_divf": _float_binary("fdiv"),
+    "tt.approx_divf": _elementwise(lambda b, op, a: b.intrinsic("llvm.nvvm.div.approx.f", a, f32)),
     "tt.mulhiui": _elementwise(_mulhiui),
     "math.sqrt": _approx("llvm.nvvm.sqrt.approx.ftz.f"),
     "math.absf": _intrinsic("llvm.fabs.{t}"),
