@@ -1,13 +1,18 @@
 """CUDA's limits that a kernel's CTA shape must respect.
 
 A CTA has at most 1,024 threads (``.reqntid``/``.maxntid``), so at 32 threads per warp
-at most 32 warps; Triton also requires the number of warps to be a power of two.
+at most 32 warps; Triton also requires the number of warps to be a power of two. Its
+shared memory is at most what the GPU lets one block opt in to (CUDA's table of compute
+capabilities: 163 KiB on sm_80, 227 KiB on sm_90).
 """
 
 from __future__ import annotations
 
 MAX_THREADS_PER_CTA = 1024
 """CUDA's limit on threads per CTA."""
+
+MAX_SHARED_BYTES_PER_CTA = {80: 163 * 1024, 90: 227 * 1024}
+"""Shared memory one CTA may use (opt-in), by compute capability."""
 
 
 def check_num_warps(num_warps: int, threads_per_warp: int = 32) -> None:

@@ -330,3 +330,23 @@ def test_a_subslice_carried_by_a_loop_is_refused_by_name() -> None:
 
     with pytest.raises(PipelineError, match="a ttg.memdesc_subslice view carried by 'scf.for' is not supported"):
         compile_kernel(_pipelined_sum_kernel(carry="subslice"), emit="ptx", target="sm_80")
+
+
+@pytest.mark.parametrize(("target", "rows", "fits"), [
+    ("sm_80", (1024, 256), True), ("sm_80", (1024, 512), False),
+    ("sm_90", (1024, 512, 256), True), ("sm_90", (1024, 512, 512), False),
+])
+def test_shared_memory_beyond_the_cta_limit_is_refused_by_name(target: str, rows: tuple[int, ...], fits: bool) -> None:
+    # f32 buffers of rows x 32 (128 bytes a row; at most 163 KiB on sm_80, 227 KiB on sm_90)
+    from ltc.tools.pipeline import PipelineError
+
+    allocs = "".join(f"    %m{i} = ttg.local_alloc : () -> !ttg.memdesc<{r}x32xf32, #S, #ttg.shared_memory, mutable>\n"
+                     for i, r in enumerate(rows))
+    text = f"#S = {_SHARED['row-major']}\n" + _HEAD.format() + f"  tt.func public @k() {{\n{allocs}    tt.return\n  }}\n}}\n"
+    need = sum(rows) * 128
+    if fits:
+        assert f"ttg.shared = {need}" in compile_kernel(text, emit="mlir", target=target)
+    else:
+        limit = {"sm_80": 166912, "sm_90": 232448}[target]
+        with pytest.raises(PipelineError, match=f"needs {need} bytes of shared memory .* has at most {limit}"):
+            compile_kernel(text, emit="mlir", target=target)

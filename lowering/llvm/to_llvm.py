@@ -39,7 +39,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 
 from ltc.dialects import tt
-from ltc.hardware import check_num_warps
+from ltc.hardware import MAX_SHARED_BYTES_PER_CTA, check_num_warps
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.lowering.llvm.builder import ThreadBuilder
 from ltc.lowering.llvm.control import CONTROL_HANDLERS
@@ -201,6 +201,12 @@ def lower_module(module: ModuleOp, target: str = "sm_90", *, fp_fusion: bool = T
     for op in list(module.body.block.ops):
         if isinstance(op, tt.FuncOp):
             lowered, nbytes = _lower_function(op, config, axis, fp_fusion)
+            limit = MAX_SHARED_BYTES_PER_CTA[int(target.removeprefix("sm_"))]
+            if nbytes > limit:
+                raise LoweringError(
+                    op, f"convert-tritongpu-to-llvm: the kernel needs {nbytes} bytes of shared memory (buffers and "
+                    f"scratch); a CTA on {target} has at most {limit}"
+                )
             shared = max(shared, nbytes)
             module.body.block.insert_op_before(lowered, op)
             op.detach()
