@@ -60,7 +60,7 @@ from ltc.lowering.llvm.thread_index import affine_value, thread_columns
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor, scalar_type
 from ltc.lowering.llvm.word_pack import WordPacker, packable
 
-__all__ = ["CONVERT_HANDLERS", "lower_instructions", "lower_plan", "select_basis"]
+__all__ = ["CONVERT_HANDLERS", "load_registers", "lower_instructions", "lower_plan", "select_basis"]
 
 _MAX_WORD_PREDICATES = 3
 """Word-level choices over more predicates than this are built element by element."""
@@ -433,6 +433,13 @@ def lower_instructions(
     for ins in instructions:
         code.run(ins)
     return code.destination(registers) if registers else []
+
+
+def load_registers(fl: FunctionLowering, load: SharedLoad, elem: Attribute, base: SSAValue) -> dict[int, SSAValue]:
+    """Run one plan ``load`` (addresses relative to ``base``): its registers by index."""
+    code = _PlanCode(fl, (), elem, base)
+    code.run(load)
+    return {r.index: code.read(r) for r in load.dst}
 
 
 def _convert_layout(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:

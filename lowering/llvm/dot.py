@@ -8,7 +8,7 @@ Which registers a thread combines follows from the layouts alone
 must be C's with N replaced by K = 0 (B's: M replaced by K = 0), so a thread holds the
 whole K strip of its rows and columns; layouts that do not agree are refused by name.
 
-* FMA (:func:`_fma_dot`): per C register, in ascending k,
+* FMA (:func:`_fma_dot`): for k ascending (outermost), per C register,
   ``acc = fma(a[m, k], b[k, n], acc)`` starting from C's register — Triton's order
   (``llvm.fmuladd``: one rounding per step when fp fusion is on, else a rounded multiply
   and a rounded add). Integers: ``acc = acc + a · b`` (wrapping), narrower operands sign-extended to the
@@ -20,13 +20,15 @@ whole K strip of its rows and columns; layouts that do not agree are refused by 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
-from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
+from ltc.lowering.llvm.function import DeferredTensor, FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
 from ltc.lowering.llvm.dot_registers import Coords, check_operand_thread_parts, operand_register, register_index
 from ltc.lowering.llvm.mma_sync import mma_dot
 from ltc.lowering.llvm.thread_index import register_constants
@@ -34,7 +36,9 @@ from ltc.lowering.llvm.thread_index import register_constants
 __all__ = ["DOT_HANDLERS"]
 
 
-def _fma_dot(fl: FunctionLowering, op: Operation, a: ThreadTensor, b: ThreadTensor, c: ThreadTensor) -> list[Lowered]:
+def _fma_dot(
+    fl: FunctionLowering, op: Operation, a: ThreadTensor | DeferredTensor, b: ThreadTensor | DeferredTensor, c: ThreadTensor
+) -> list[Lowered]:
     a_t, res_t = op.operands[0].type, op.results[0].type
     assert isinstance(a_t, TensorType) and isinstance(res_t, TensorType)
     elem, a_elem = res_t.element_type, a_t.element_type
@@ -52,26 +56,34 @@ def _fma_dot(fl: FunctionLowering, op: Operation, a: ThreadTensor, b: ThreadTens
     a_index, b_index = register_index(a.layout), register_index(b.layout)
     bld = fl.b
     fma_name = "llvm.fma.f32" if isinstance(elem, Float32Type) else "llvm.fma.f64"
-    memo: dict[Coords, SSAValue] = {}
-    regs: list[SSAValue] = []
-    for r, const in enumerate(register_constants(c.layout)):
-        if const not in memo:
+    a_reg, b_reg = _reader(a), _reader(b)
+    # one accumulator per distinct result element (broadcast registers share it)
+    first: dict[Coords, int] = {}
+    consts = register_constants(c.layout)
+    for r, const in enumerate(consts):
+        first.setdefault(const, r)
+    acc = {const: c.regs[r] for const, r in first.items()}
+    # k outermost, as Triton's FMA dot: each step needs one column of A and one row of B
+    # live, not every operand element at once (the sum of each result is the same chain)
+    for k in range(k_size):
+        for const in first:
             *batch, m, n = const
-            acc = c.regs[r]
-            for k in range(k_size):
-                x = a.regs[operand_register(op, a_index, (*batch, m, k), "a")]
-                y = b.regs[operand_register(op, b_index, (*batch, k, n), "b")]
-                if widen:  # integer operands are signed (as the interpreter reads them)
-                    x, y = bld.cast("sext", x, elem), bld.cast("sext", y, elem)
-                if is_int:
-                    acc = bld.binary("add", acc, bld.binary("mul", x, y))
-                elif bld.fp_contract:
-                    acc = bld.intrinsic(fma_name, [x, y, acc], elem)
-                else:
-                    acc = bld.binary("fadd", acc, bld.binary("fmul", x, y))
-            memo[const] = acc
-        regs.append(memo[const])
-    return [fl.tensor(op, res_t, regs)]
+            x = a_reg(operand_register(op, a_index, (*batch, m, k), "a"))
+            y = b_reg(operand_register(op, b_index, (*batch, k, n), "b"))
+            if widen:  # integer operands are signed (as the interpreter reads them)
+                x, y = bld.cast("sext", x, elem), bld.cast("sext", y, elem)
+            if is_int:
+                acc[const] = bld.binary("add", acc[const], bld.binary("mul", x, y))
+            elif bld.fp_contract:
+                acc[const] = bld.intrinsic(fma_name, [x, y, acc[const]], elem)
+            else:
+                acc[const] = bld.binary("fadd", acc[const], bld.binary("fmul", x, y))
+    return [fl.tensor(op, res_t, [acc[const] for const in consts])]
+
+
+def _reader(x: ThreadTensor | DeferredTensor) -> Callable[[int], SSAValue]:
+    """Register ``r`` of an operand (a deferred one is loaded at its first read)."""
+    return x.fetch if isinstance(x, DeferredTensor) else x.regs.__getitem__
 
 
 def _precision(op: Operation) -> str:
@@ -87,14 +99,15 @@ def _encoding(t: Attribute) -> object | None:
 
 def _dot(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     a, b, c = args
-    if not all(isinstance(v, ThreadTensor) for v in args):
+    if not all(isinstance(v, ThreadTensor | DeferredTensor) for v in args):
         raise LoweringError(op, "'tt.dot' of scalars")
-    assert isinstance(a, ThreadTensor) and isinstance(b, ThreadTensor) and isinstance(c, ThreadTensor)
+    assert isinstance(c, ThreadTensor)
     a_enc, b_enc = _encoding(op.operands[0].type), _encoding(op.operands[1].type)
     if not isinstance(a_enc, DotOperandEncoding) or not isinstance(b_enc, DotOperandEncoding):
         raise LoweringError(op, "'tt.dot' whose operands are not in #ttg.dot_op layouts is not supported")
     parent = _encoding(op.results[0].type)
     if isinstance(parent, NvidiaMmaEncoding):
+        assert isinstance(a, ThreadTensor) and isinstance(b, ThreadTensor)  # (only FMA operands are deferred)
         return mma_dot(fl, op, a, b, c, parent)
     return _fma_dot(fl, op, a, b, c)
 

@@ -32,6 +32,7 @@ from ltc.passes.layout_ir import ModuleConfig, linear_layout_of
 from ltc.passes.strides import StrideAnalysis
 
 __all__ = [
+    "DeferredTensor",
     "FunctionLowering",
     "Handler",
     "Lowered",
@@ -78,7 +79,18 @@ class SharedView:
     origin: tuple[int, ...] | None = None
 
 
-Lowered = Union[SSAValue, ThreadTensor, SharedView]
+@dataclass(frozen=True)
+class DeferredTensor:
+    """A tensor of ``layout`` whose registers are made where they are first read:
+    ``fetch(r)`` emits (once) what register ``r`` needs and returns it. A ``ttg.local_load``
+    read only by an FMA ``tt.dot`` is one: its loads then come beside the fmas that use
+    them, not all before the first (which would keep every operand element live)."""
+
+    layout: LinearLayout
+    fetch: Callable[[int], SSAValue]
+
+
+Lowered = Union[SSAValue, ThreadTensor, SharedView, DeferredTensor]
 Handler = Callable[["FunctionLowering", Operation, list[Lowered]], list[Lowered]]
 
 

@@ -16,6 +16,10 @@ write or read by a distributed tensor is the plan of
 ``st/ld.shared`` at ``M⁻¹`` of each element's coordinates — run by the conversion
 lowering's instruction translator.
 
+Deferred loads. A ``local_load`` read only by an FMA ``tt.dot`` right after it is a
+:class:`~ltc.lowering.llvm.function.DeferredTensor`: each vector is loaded where the dot
+first reads one of its registers, so the loads interleave with the fmas.
+
 Barriers. A write is followed by ``bar.sync`` (its readers may be other threads) and, unless
 it is the first and only write of its buffer (a ``local_alloc`` with a value, outside loops
 and branches) or no shared memory can have been read since the last barrier
@@ -25,18 +29,29 @@ and branches) or no shared memory can have been read since the last barrier
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from ltc.dialects import ttg
 from ltc.dialects.ttg import MemDescType, SharedMemorySpaceAttr
-from ltc.lowering.llvm.convert_layout import lower_instructions
-from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, SharedView, ThreadTensor, scalar_type
+from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
+from ltc.lowering.llvm.convert_layout import load_registers, lower_instructions
+from ltc.lowering.llvm.function import (
+    DeferredTensor,
+    FunctionLowering,
+    Handler,
+    Lowered,
+    LoweringError,
+    SharedView,
+    ThreadTensor,
+    scalar_type,
+)
 from ltc.lowering.llvm.scratch import storage_bits
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.plans.buffer_access import BufferAccess, plan_buffer_access
-from ltc.lowering.plans.plan import PlanError
+from ltc.lowering.plans.plan import Move, PlanError, SharedLoad
 
 __all__ = [
     "BUFFER_ALIGNMENT",
@@ -153,6 +168,52 @@ def _local_store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> li
     return []
 
 
+_BETWEEN_DEFERRED = frozenset(
+    {"ttg.local_alloc", "ttg.local_load", "ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.convert_layout"}
+)
+"""Ops that may stand between a deferred ``local_load`` and its ``tt.dot``: none writes the
+loaded buffer (a ``local_alloc`` writes only its own, which no other shares: buffers are
+never reused, :func:`allocate_buffers`)."""
+
+
+def _read_by_an_fma_dot_only(op: Operation) -> bool:
+    """Is ``op``'s result read once, by an FMA ``tt.dot`` later in its block, with no op
+    between them that could write a buffer (so the loads may move to the dot)?"""
+    uses = list(op.results[0].uses)
+    if len(uses) != 1:
+        return False
+    dot = uses[0].operation
+    result = dot.results[0].type if dot.results else None
+    if dot.name != "tt.dot" or dot.parent_block() is not op.parent_block() or not isinstance(result, TensorType):
+        return False
+    if isinstance(getattr(result.encoding, "encoding", None), NvidiaMmaEncoding):
+        return False  # mma.sync takes whole fragments: nothing to interleave
+    between = op.next_op
+    while between is not None and between is not dot:
+        if between.name not in _BETWEEN_DEFERRED and not between.name.startswith(("arith.", "math.")):
+            return False
+        between = between.next_op
+    return between is dot
+
+
+def _deferred_loads(fl: FunctionLowering, plan: BufferAccess, view: SharedView) -> Callable[[int], SSAValue]:
+    """``fetch(r)``: register ``r`` of ``plan``'s loads, its vector loaded at the first read."""
+    load_of = {r.index: ins for ins in plan.instructions if isinstance(ins, SharedLoad) for r in ins.dst}
+    canonical = {ins.dst.index: ins.src.index for ins in plan.instructions if isinstance(ins, Move)}
+    loaded: dict[int, SSAValue] = {}
+    base: list[SSAValue] = []
+
+    def fetch(r: int) -> SSAValue:
+        r = canonical.get(r, r)
+        if r not in loaded:
+            if not base:
+                base.append(buffer_address(fl, view))
+            loaded.update(load_registers(fl, load_of[r], view.element, base[0]))
+        return loaded[r]
+
+    return fetch
+
+
 def _local_load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     view = args[0]
     assert isinstance(view, SharedView)
@@ -160,6 +221,8 @@ def _local_load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> lis
     assert isinstance(t, TensorType)
     dst = fl.layout(t, op)
     plan = buffer_plan(op, dst, view, store=False)
+    if _read_by_an_fma_dot_only(op):
+        return [DeferredTensor(dst, _deferred_loads(fl, plan, view))]
     regs = lower_instructions(fl, plan.instructions, (), view.element, dst.in_dim_size("register"), buffer_address(fl, view))
     return [fl.tensor(op, t, regs)]
 
