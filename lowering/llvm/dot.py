@@ -107,7 +107,6 @@ def _dot(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lower
         raise LoweringError(op, "'tt.dot' whose operands are not in #ttg.dot_op layouts is not supported")
     parent = _encoding(op.results[0].type)
     if isinstance(parent, NvidiaMmaEncoding):
-        assert isinstance(a, ThreadTensor) and isinstance(b, ThreadTensor)  # (only FMA operands are deferred)
         return mma_dot(fl, op, a, b, c, parent)
     return _fma_dot(fl, op, a, b, c)
 

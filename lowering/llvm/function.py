@@ -83,7 +83,7 @@ class SharedView:
 class DeferredTensor:
     """A tensor of ``layout`` whose registers are made where they are first read:
     ``fetch(r)`` emits (once) what register ``r`` needs and returns it. A ``ttg.local_load``
-    read only by an FMA ``tt.dot`` is one: its loads then come beside the fmas that use
+    read only by a ``tt.dot`` is one: its loads then come beside the fmas or mmas that use
     them, not all before the first (which would keep every operand element live)."""
 
     layout: LinearLayout

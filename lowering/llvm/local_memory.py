@@ -16,9 +16,9 @@ write or read by a distributed tensor is the plan of
 ``st/ld.shared`` at ``M⁻¹`` of each element's coordinates — run by the conversion
 lowering's instruction translator.
 
-Deferred loads. A ``local_load`` read only by an FMA ``tt.dot`` right after it is a
+Deferred loads. A ``local_load`` read only by a ``tt.dot`` right after it is a
 :class:`~ltc.lowering.llvm.function.DeferredTensor`: each vector is loaded where the dot
-first reads one of its registers, so the loads interleave with the fmas.
+first reads one of its registers, so the loads interleave with the fmas or mmas.
 
 Barriers. A write is followed by ``bar.sync`` (its readers may be other threads) and, unless
 it is the first and only write of its buffer (a ``local_alloc`` with a value, outside loops
@@ -36,7 +36,6 @@ from xdsl.ir import Operation, SSAValue
 
 from ltc.dialects import ttg
 from ltc.dialects.ttg import MemDescType, SharedMemorySpaceAttr
-from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.lowering.llvm.convert_layout import load_registers, lower_instructions
 from ltc.lowering.llvm.function import (
     DeferredTensor,
@@ -176,18 +175,15 @@ loaded buffer (a ``local_alloc`` writes only its own, which no other shares: buf
 never reused, :func:`allocate_buffers`)."""
 
 
-def _read_by_an_fma_dot_only(op: Operation) -> bool:
-    """Is ``op``'s result read once, by an FMA ``tt.dot`` later in its block, with no op
+def _read_by_a_dot_only(op: Operation) -> bool:
+    """Is ``op``'s result read once, by a ``tt.dot`` later in its block, with no op
     between them that could write a buffer (so the loads may move to the dot)?"""
     uses = list(op.results[0].uses)
     if len(uses) != 1:
         return False
     dot = uses[0].operation
-    result = dot.results[0].type if dot.results else None
-    if dot.name != "tt.dot" or dot.parent_block() is not op.parent_block() or not isinstance(result, TensorType):
+    if dot.name != "tt.dot" or dot.parent_block() is not op.parent_block():
         return False
-    if isinstance(getattr(result.encoding, "encoding", None), NvidiaMmaEncoding):
-        return False  # mma.sync takes whole fragments: nothing to interleave
     between = op.next_op
     while between is not None and between is not dot:
         if between.name not in _BETWEEN_DEFERRED and not between.name.startswith(("arith.", "math.")):
@@ -221,7 +217,7 @@ def _local_load(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> lis
     assert isinstance(t, TensorType)
     dst = fl.layout(t, op)
     plan = buffer_plan(op, dst, view, store=False)
-    if _read_by_an_fma_dot_only(op):
+    if _read_by_a_dot_only(op):
         return [DeferredTensor(dst, _deferred_loads(fl, plan, view))]
     regs = lower_instructions(fl, plan.instructions, (), view.element, dst.in_dim_size("register"), buffer_address(fl, view))
     return [fl.tensor(op, t, regs)]

@@ -22,7 +22,8 @@ refused by name): then the element of fragment slot e of the tile at register-co
 origin O is the register of constant ``O ⊕ offset(e)`` (looked up; see
 :mod:`ltc.lowering.llvm.dot_registers`). Warps: A's warp bases must be C's with N → K = 0,
 B's C's with M → K = 0 (each warp computes its own tiles). The K steps of a tile run in
-ascending order, each mma accumulating into the previous one's D.
+ascending order, each mma accumulating into the previous one's D; the K steps are the
+outer loop, so one K slice of the operands is live at a time.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.builder import ThreadBuilder
 from ltc.lowering.llvm.dot_registers import Coords, check_operand_thread_parts, operand_register, register_index
-from ltc.lowering.llvm.function import FunctionLowering, Lowered, LoweringError, ThreadTensor
+from ltc.lowering.llvm.function import DeferredTensor, FunctionLowering, Lowered, LoweringError, ThreadTensor
 from ltc.lowering.llvm.thread_index import register_constants
 
 __all__ = ["fragment_offsets", "mma_dot"]
@@ -99,7 +100,12 @@ def _instruction(op: Operation, a_elem: Attribute, c_elem: Attribute) -> tuple[s
 
 
 def mma_dot(
-    fl: FunctionLowering, op: Operation, a: ThreadTensor, b: ThreadTensor, c: ThreadTensor, parent: NvidiaMmaEncoding
+    fl: FunctionLowering,
+    op: Operation,
+    a: ThreadTensor | DeferredTensor,
+    b: ThreadTensor | DeferredTensor,
+    c: ThreadTensor,
+    parent: NvidiaMmaEncoding,
 ) -> list[Lowered]:
     """Lower ``op`` (see the module doc)."""
     a_t, b_t, res_t = op.operands[0].type, op.operands[1].type, op.results[0].type
@@ -134,16 +140,25 @@ def mma_dot(
 
     c_constants = register_constants(c.layout)
     origins = sorted({(*const[:-2], const[-2] & ~15, const[-1] & ~7) for const in c_constants})
-    result: dict[Coords, SSAValue] = {}
+    accumulators: dict[Coords, list[SSAValue]] = {}
     for origin in origins:
         *batch, m0, n0 = origin
         c_regs = [operand_register(op, c_index, (*batch, m0 | r, n0 | col), "c") for r, col in c_offsets]
-        acc_values = [c.regs[r] for r in c_regs]
-        for k0 in range(0, k_size, k_step):
+        accumulators[origin] = [c.regs[r] for r in c_regs]
+    # K steps outermost (each tile's steps still in ascending order): a step needs one
+    # K slice of A and B live, not all of them
+    for k0 in range(0, k_size, k_step):
+        for origin in origins:
+            *batch, m0, n0 = origin
             a_regs = [operand_register(op, a_index, (*batch, m0 | r, k0 | col), "a") for r, col in a_offsets]
             b_regs = [operand_register(op, b_index, (*batch, k0 | r, n0 | col), "b") for r, col in b_offsets]
-            acc_values = _mma(bld, shape, ab, acc, a_words.words(a_regs), b_words.words(b_regs), acc_values)
-        for (r, col), v in zip(c_offsets, acc_values, strict=True):
+            accumulators[origin] = _mma(
+                bld, shape, ab, acc, a_words.words(a_regs), b_words.words(b_regs), accumulators[origin]
+            )
+    result: dict[Coords, SSAValue] = {}
+    for origin in origins:
+        *batch, m0, n0 = origin
+        for (r, col), v in zip(c_offsets, accumulators[origin], strict=True):
             result[(*batch, m0 | r, n0 | col)] = v
     missing = [const for const in c_constants if const not in result]
     if missing:
@@ -155,9 +170,9 @@ class _OperandWords:
     """The 32-bit operand registers of an mma, made once per distinct element group:
     tf32 via ``cvt.rna.tf32.f32``, 16- and 8-bit elements packed low first."""
 
-    def __init__(self, fl: FunctionLowering, t: ThreadTensor, ab: str, w: int) -> None:
+    def __init__(self, fl: FunctionLowering, t: ThreadTensor | DeferredTensor, ab: str, w: int) -> None:
         self.b = fl.b
-        self.t = t
+        self.read = t.fetch if isinstance(t, DeferredTensor) else t.regs.__getitem__
         self.ab = ab
         self.w = w
         self.memo: dict[tuple[SSAValue, ...], SSAValue] = {}
@@ -165,7 +180,7 @@ class _OperandWords:
     def words(self, regs: list[int]) -> list[SSAValue]:
         out = []
         for i in range(0, len(regs), self.w):
-            group = tuple(self.t.regs[r] for r in regs[i : i + self.w])
+            group = tuple(self.read(r) for r in regs[i : i + self.w])
             if group not in self.memo:
                 if self.ab == "tf32":
                     (self.memo[group],) = self.b.asm("cvt.rna.tf32.f32 $0, $1;", "=r,f", list(group), [i32])
