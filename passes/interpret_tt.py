@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Block, Operation
 
 from ltc.passes.interpret_state import Descriptor, InterpretError, SharedView
 from ltc.passes.interpret_arith import bitcast, signed, unsigned
-from ltc.passes.interpret_types import FloatFormat, TypeInfo, element_type, fit, round_float, to_memory
+from ltc.passes.interpret_types import TypeInfo, element_type, fit, to_memory
 
 if TYPE_CHECKING:
     from ltc.passes.interpret_state import Handler, Interpreter, Value
@@ -272,17 +272,21 @@ def _map_elementwise(it: Interpreter, op: Operation, args: list[Value]) -> list[
 # Dot
 # ----------------------------------------------------------------------------------------
 
-_TF32 = FloatFormat(10, -126, float.fromhex("0x1.ffcp+127"), "inf")
+def _tf32_operand(x: np.ndarray) -> np.ndarray:
+    """An f32 operand as a tensor core reads it for a tf32 dot: the low 13 mantissa bits
+    dropped (Triton's PTX passes the f32 bits unrounded)."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32) & np.uint32(0xFFFFE000)
+    return bits.view(np.float32).astype(np.float64)
 
 
 def dot(a: np.ndarray, b: np.ndarray, c: np.ndarray, a_info: TypeInfo, out: TypeInfo, precision: str) -> np.ndarray:
     """``c + a @ b`` (batched over leading dims): floats in float64, rounded once to the
-    result type (``tf32`` rounds f32 operands to 10 mantissa bits first); integers
-    exactly, wrapped to the result width."""
+    result type (``tf32`` drops the low 13 mantissa bits of f32 operands first, as the
+    tensor core does); integers exactly, wrapped to the result width."""
     if out.kind == "float":
         a64, b64 = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
         if precision == "tf32" and a_info.dtype == np.float32 and a_info.fmt is None:
-            a64, b64 = round_float(a64, _TF32), round_float(b64, _TF32)
+            a64, b64 = _tf32_operand(a), _tf32_operand(b)
         return fit(np.asarray(c, dtype=np.float64) + np.matmul(a64, b64), out)
     return fit(signed(c) + np.matmul(signed(a), signed(b)), out)
 

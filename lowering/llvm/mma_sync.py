@@ -3,8 +3,9 @@
 
 Instructions by operand type (A and B alike; C is D's type):
 
-* f32 with ``inputPrecision = tf32``: ``m16n8k8 .f32.tf32.tf32.f32``, each A/B element
-  first rounded with ``cvt.rna.tf32.f32`` (as Triton does);
+* f32 with ``inputPrecision = tf32``: ``m16n8k8 .f32.tf32.tf32.f32`` on the f32 bits as
+  they are (the tensor core ignores their low 13 bits), as Triton 3.9's PTX does — no
+  ``cvt.rna.tf32.f32``, whose extra registers made ptxas spill attention kernels;
 * f16: ``m16n8k16 .f32.f16.f16.f32`` (or ``.f16…f16`` into an f16 result); bf16:
   ``m16n8k16 .f32.bf16.bf16.f32``; i8: ``m16n8k32 .s32.s8.s8.s32``.
 
@@ -168,7 +169,7 @@ def mma_dot(
 
 class _OperandWords:
     """The 32-bit operand registers of an mma, made once per distinct element group:
-    tf32 via ``cvt.rna.tf32.f32``, 16- and 8-bit elements packed low first."""
+    tf32 the f32 bits, 16- and 8-bit elements packed low first."""
 
     def __init__(self, fl: FunctionLowering, t: ThreadTensor | DeferredTensor, ab: str, w: int) -> None:
         self.b = fl.b
@@ -182,8 +183,8 @@ class _OperandWords:
         for i in range(0, len(regs), self.w):
             group = tuple(self.read(r) for r in regs[i : i + self.w])
             if group not in self.memo:
-                if self.ab == "tf32":
-                    (self.memo[group],) = self.b.asm("cvt.rna.tf32.f32 $0, $1;", "=r,f", list(group), [i32])
+                if self.ab == "tf32":  # the f32 bits: the tensor core reads their top 19 (as Triton's PTX)
+                    self.memo[group] = self.b.to_bits(group[0])
                 else:
                     self.memo[group] = self.b.pack(list(group), i32)
             out.append(self.memo[group])
