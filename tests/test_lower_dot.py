@@ -5,17 +5,13 @@ value interpreter)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from ltc import simulate_ptx
 from ltc.passes.interpret import run_kernel
 from ltc.tools.pipeline import PipelineError, compile_kernel, parse_module
+from tests.test_codegen_examples import ptxas_ok
 
 
 def _load(name: str, ptr: str, rows: int, cols: int, layout: str, t: str) -> str:
@@ -69,17 +65,6 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, t
 """
 
 
-def ptxas_ok(ptx: str, arch: str = "sm_80") -> None:
-    ptxas = shutil.which("ptxas")
-    if ptxas is None:
-        pytest.skip("ptxas is not on PATH")
-    with tempfile.TemporaryDirectory() as d:
-        src = Path(d) / "k.ptx"
-        src.write_text(ptx)
-        proc = subprocess.run([ptxas, f"-arch={arch}", str(src), "-o", str(Path(d) / "k.cubin")], capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-
-
 def fma_chain(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``c + a @ b`` in float32 as a chain of fmas in ascending k (see :func:`fma_f32`)."""
     acc = c.astype(np.float32).copy()
@@ -128,7 +113,7 @@ def _fma_text(case: str, t: str) -> tuple[str, int, int, int]:
 def test_fma_dot_f32_is_an_fma_chain_in_k_order(case: str) -> None:
     text, m, n, k = _fma_text(case, "f32")
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
-    ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     assert ptx.count("fma.rn.f32") >= m * n * k // 128, "one fma per (m, n, k) and thread"
     rng = np.random.default_rng(11)
     a = rng.standard_normal((m, k)).astype(np.float32)
@@ -144,23 +129,31 @@ def test_fma_dot_f32_is_an_fma_chain_in_k_order(case: str) -> None:
     assert np.all(np.abs(ref.reshape(m, n) - out.reshape(m, n)) <= bound)
 
 
+def _simulator_and_interpreter_give(
+    text: str, ptx: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, expect: np.ndarray
+) -> None:
+    """Run ``ptx`` in the simulator and ``text`` in the interpreter on (a, b, c): both give
+    ``expect`` exactly."""
+    for run in ("simulator", "interpreter"):
+        out = np.zeros(expect.size, expect.dtype)
+        if run == "simulator":
+            simulate_ptx(ptx, (1, 1, 1), [a.ravel(), b.ravel(), c.ravel(), out])
+        else:
+            run_kernel(parse_module(text), [a.ravel(), b.ravel(), c.ravel(), out])
+        np.testing.assert_array_equal(out.reshape(expect.shape), expect, err_msg=run)
+
+
 @pytest.mark.parametrize("case", ["32x32x32-rows", "64x16x32-spt"])
 def test_fma_dot_i32_wraps_like_numpy(case: str) -> None:
     text, m, n, k = _fma_text(case, "i32")
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
-    ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     rng = np.random.default_rng(5)
     a = rng.integers(-(2**20), 2**20, (m, k)).astype(np.int32)
     b = rng.integers(-(2**20), 2**20, (k, n)).astype(np.int32)
     c = rng.integers(-(2**31), 2**31 - 1, (m, n)).astype(np.int32)
     expect = (c.astype(np.int64) + a.astype(np.int64) @ b.astype(np.int64)).astype(np.int32)  # wraps mod 2^32
-    for run in ("simulator", "interpreter"):
-        out = np.zeros(m * n, np.int32)
-        if run == "simulator":
-            simulate_ptx(ptx, (1, 1, 1), [a.ravel(), b.ravel(), c.ravel(), out])
-        else:
-            run_kernel(parse_module(text), [a.ravel(), b.ravel(), c.ravel(), out])
-        np.testing.assert_array_equal(out.reshape(m, n), expect, err_msg=run)
+    _simulator_and_interpreter_give(text, ptx, a, b, c, expect)
 
 
 def test_fma_dot_i8_into_i32_sign_extends() -> None:
@@ -170,24 +163,18 @@ def test_fma_dot_i8_into_i32_sign_extends() -> None:
         pa="#ttg.dot_op<{opIdx = 0, parent = #C}>", pb="#ttg.dot_op<{opIdx = 1, parent = #C}>",
     )
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
-    ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     rng = np.random.default_rng(6)
     a, b = rng.integers(-128, 128, (m, k)).astype(np.int8), rng.integers(-128, 128, (k, n)).astype(np.int8)
     c = rng.integers(-1000, 1000, (m, n)).astype(np.int32)
     expect = (c + a.astype(np.int32) @ b.astype(np.int32)).astype(np.int32)
-    for run in ("simulator", "interpreter"):
-        out = np.zeros(m * n, np.int32)
-        if run == "simulator":
-            simulate_ptx(ptx, (1, 1, 1), [a.ravel(), b.ravel(), c.ravel(), out])
-        else:
-            run_kernel(parse_module(text), [a.ravel(), b.ravel(), c.ravel(), out])
-        np.testing.assert_array_equal(out.reshape(m, n), expect, err_msg=run)
+    _simulator_and_interpreter_give(text, ptx, a, b, c, expect)
 
 
 def test_fma_dot_without_fp_fusion_rounds_each_step() -> None:
     text, m, n, k = _fma_text("16x16x8-broadcast", "f32")
     ptx = compile_kernel(text, emit="ptx", target="sm_80", fp_fusion=False)
-    ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     assert "fma.rn.f32" not in ptx and "mul.rn.f32" in ptx and "add.rn.f32" in ptx
     rng = np.random.default_rng(2)
     a, b, c = (rng.standard_normal(s).astype(np.float32) for s in ((m, k), (k, n), (m, n)))
@@ -227,7 +214,7 @@ def _tf32(x: np.ndarray) -> np.ndarray:
 
 def _run_mma(text: str, m: int, n: int, k: int, dtype: type, acc_dtype: type, seed: int) -> tuple[np.ndarray, ...]:
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
-    ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     rng = np.random.default_rng(seed)
     if np.issubdtype(dtype, np.integer):
         a, b = rng.integers(-128, 128, (m, k)).astype(dtype), rng.integers(-128, 128, (k, n)).astype(dtype)
@@ -281,7 +268,7 @@ def test_mma_bf16_matches_the_interpreter() -> None:
     m, n, k = 32, 16, 16
     text = _mma_text(m, n, k, "bf16", "f32", (2, 2), 2)
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
-    ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     assert ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == 1  # 4 tiles, one a warp
     rng = np.random.default_rng(4)
     bf16 = lambda x: (x.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)  # noqa: E731

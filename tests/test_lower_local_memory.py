@@ -7,10 +7,6 @@ value interpreter."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +14,7 @@ import pytest
 from ltc import simulate_ptx
 from ltc.passes.interpret import run_kernel
 from ltc.tools.pipeline import compile_kernel, parse_module
+from tests.test_codegen_examples import ptxas_ok
 
 _HEAD = ('module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", '
          '"ttg.threads-per-warp" = 32 : i32}} {{\n')
@@ -57,17 +54,6 @@ def _copy_kernel(shared: str, t: str, src: str = _ROWS, dst: str = _COLS) -> str
             + "    tt.return\n  }\n}\n")
 
 
-def _ptxas_ok(ptx: str) -> None:
-    ptxas = shutil.which("ptxas")
-    if ptxas is None:
-        pytest.skip("ptxas is not on PATH")
-    with tempfile.TemporaryDirectory() as d:
-        src = Path(d) / "k.ptx"
-        src.write_text(ptx)
-        proc = subprocess.run([ptxas, "-arch=sm_80", str(src), "-o", str(Path(d) / "k.cubin")], capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-
-
 _SHARED = {
     "row-major": "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
     "col-major": "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>",
@@ -86,7 +72,7 @@ def test_a_buffer_carries_every_element_between_layouts(shared: str, t: str) -> 
     text = _copy_kernel(enc, t)
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
     assert "st.shared" in ptx and "ld.shared" in ptx
-    _ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     rng = np.random.default_rng(5)
     x = (rng.standard_normal(64 * 32) * 100).astype(_TYPES[t])
     y = np.zeros_like(x)
@@ -163,7 +149,7 @@ def test_buffers_in_a_loop_beside_reduction_scratch() -> None:
     shared = int(re.search(r"ttg.shared = (\d+)", mlir).group(1))  # type: ignore[union-attr]
     assert shared > 2 * 8192  # two buffers, then the reduction's scratch
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
-    _ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     x = np.random.default_rng(1).integers(-8, 8, 64 * 32).astype(np.float32)
     for n in (0, 3):
         outs = [np.zeros_like(x), np.zeros_like(x), np.zeros(64, np.float32)]
@@ -240,7 +226,7 @@ def test_a_pipelined_loop_of_async_copies_sums_every_tile(other: str | None, car
     # a barrier after each wait, and before the loop's copy (the tile just read shares
     # the buffer); none before the first copy, nothing having been read yet
     assert ptx.count("bar.sync") == 3
-    _ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     rng = np.random.default_rng(11)
     for n in (1, 3):
         x = rng.integers(-50, 50, n * 64 * 32).astype(np.float32)
@@ -313,7 +299,7 @@ def _subslice_kernel(shared: str, origin: tuple[int, int], tile: tuple[int, int]
 def test_a_subslice_reads_its_tile(shared: str, origin: tuple[int, int], tile: tuple[int, int]) -> None:
     text = _subslice_kernel(_SHARED[shared], origin, tile)
     ptx = compile_kernel(text, emit="ptx", target="sm_80")
-    _ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     x = np.arange(64 * 64, dtype=np.float32)
     y = np.zeros(tile[0] * tile[1], np.float32)
     stats = simulate_ptx(ptx, (1, 1, 1), [x, y])

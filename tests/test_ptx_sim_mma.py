@@ -5,16 +5,12 @@ out per shape, independently of the simulator's formula)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from ltc import simulate_ptx
 from ltc.lowering.ptxsim.errors import SimulationError
+from tests.test_codegen_examples import ptxas_ok
 
 WARPS = 2
 
@@ -72,22 +68,11 @@ def _ptx(mnemonic: str, n_d: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _ptxas_ok(ptx: str) -> None:
-    ptxas = shutil.which("ptxas")
-    if ptxas is None:
-        pytest.skip("ptxas is not on PATH")
-    with tempfile.TemporaryDirectory() as d:
-        src = Path(d) / "k.ptx"
-        src.write_text(ptx)
-        proc = subprocess.run([ptxas, "-arch=sm_80", str(src), "-o", str(Path(d) / "k.cubin")], capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-
-
 def _run(mnemonic: str, shape: str, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """D (warps, 16, 8) of the mma on per-warp A, B, C (numpy arrays of the element type)."""
     n_d = 2 if c.dtype == np.float16 else 4
     ptx = _ptx(mnemonic, n_d)
-    _ptxas_ok(ptx)
+    ptxas_ok(ptx, "sm_80")
     fa = _words(_fragments(a, lambda lane: _isa_a(lane, shape)))
     fb = _words(_fragments(b, lambda lane: _isa_b(lane, shape)))
     fc = _words(_fragments(c, _isa_c))
