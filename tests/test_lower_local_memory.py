@@ -326,9 +326,11 @@ def test_shared_memory_beyond_the_cta_limit_is_refused_by_name(target: str, rows
     # f32 buffers of rows x 32 (128 bytes a row; at most 163 KiB on sm_80, 227 KiB on sm_90)
     from ltc.tools.pipeline import PipelineError
 
-    allocs = "".join(f"    %m{i} = ttg.local_alloc : () -> !ttg.memdesc<{r}x32xf32, #S, #ttg.shared_memory, mutable>\n"
-                     for i, r in enumerate(rows))
-    text = f"#S = {_SHARED['row-major']}\n" + _HEAD.format() + f"  tt.func public @k() {{\n{allocs}    tt.return\n  }}\n}}\n"
+    types = [f"!ttg.memdesc<{r}x32xf32, #S, #ttg.shared_memory, mutable>" for r in rows]
+    allocs = "".join(f"    %m{i} = ttg.local_alloc : () -> {t}\n" for i, t in enumerate(types))
+    frees = "".join(f"    ttg.local_dealloc %m{i} : {t}\n" for i, t in enumerate(types))  # all live at once
+    text = (f"#S = {_SHARED['row-major']}\n" + _HEAD.format()
+            + f"  tt.func public @k() {{\n{allocs}{frees}    tt.return\n  }}\n}}\n")
     need = sum(rows) * 128
     if fits:
         assert f"ttg.shared = {need}" in compile_kernel(text, emit="mlir", target=target)

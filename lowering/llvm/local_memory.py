@@ -3,11 +3,12 @@
 (a slot of a multi-buffer, its bytes) and ``ttg.memdesc_subslice`` (a tile at constant
 coordinates of the same layout).
 
-Allocation. Every ``ttg.local_alloc`` of a function gets its own byte range at the start
-of ``@global_smem`` (:func:`allocate_buffers`), 128-byte aligned so that a buffer's bank
-pattern is its layout's; the scratch area of conversions and reductions follows the
-buffers. Buffers never share bytes: an allocation is a static op, so one range serves
-every execution of it (a loop reuses it, guarded by barriers).
+Allocation. Every ``ttg.local_alloc`` of a function gets a byte range at the start of
+``@global_smem`` (:func:`~ltc.lowering.llvm.shared_allocation.allocate_buffers`: buffers
+never live at once share bytes), 128-byte aligned so that a buffer's bank pattern is its
+layout's; the scratch area of conversions and reductions follows the buffers. An
+allocation is a static op, so one range serves every execution of it (a loop reuses it,
+guarded by barriers).
 
 Access. A buffer is a :class:`~ltc.lowering.llvm.function.SharedView`: its offset and its
 linear layout M (element offset → coordinates, from the memdesc's shared encoding). A
@@ -20,10 +21,10 @@ Deferred loads. A ``local_load`` read only by a ``tt.dot`` right after it is a
 :class:`~ltc.lowering.llvm.function.DeferredTensor`: each vector is loaded where the dot
 first reads one of its registers, so the loads interleave with the fmas or mmas.
 
-Barriers. A write is followed by ``bar.sync`` (its readers may be other threads) and, unless
-it is the first and only write of its buffer (a ``local_alloc`` with a value, outside loops
-and branches) or no shared memory can have been read since the last barrier
-(``ThreadBuilder.shared_read_since_barrier``), preceded by one (earlier readers must be done).
+Barriers. A write is followed by ``bar.sync`` (its readers may be other threads) and,
+unless no shared memory can have been read since the last barrier
+(``ThreadBuilder.shared_read_since_barrier``), preceded by one: earlier readers of its bytes
+must be done (a previous iteration's, or another buffer's that had them before).
 """
 
 from __future__ import annotations
@@ -34,8 +35,7 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from ltc.dialects import ttg
-from ltc.dialects.ttg import MemDescType, SharedMemorySpaceAttr
+from ltc.dialects.ttg import MemDescType
 from ltc.lowering.llvm.convert_layout import load_registers, lower_instructions
 from ltc.lowering.llvm.function import (
     DeferredTensor,
@@ -53,35 +53,11 @@ from ltc.lowering.plans.buffer_access import BufferAccess, plan_buffer_access
 from ltc.lowering.plans.plan import Move, PlanError, SharedLoad
 
 __all__ = [
-    "BUFFER_ALIGNMENT",
     "LOCAL_MEMORY_HANDLERS",
-    "allocate_buffers",
     "allocation_view",
     "buffer_address",
     "buffer_plan",
 ]
-
-BUFFER_ALIGNMENT = 128
-"""Bytes: one row of the 32 banks, so that offsets within a buffer fall on banks as in its layout."""
-
-
-def _buffer_bytes(t: MemDescType) -> int:
-    return math.prod(t.get_alloc_shape()) * storage_bits(scalar_type(t.element_type)) // 8
-
-
-def allocate_buffers(root: Operation) -> tuple[dict[Operation, int], int]:
-    """The byte offset of every shared-memory ``ttg.local_alloc`` under ``root`` and the
-    bytes of the whole buffer area (a multiple of :data:`BUFFER_ALIGNMENT`)."""
-    offsets: dict[Operation, int] = {}
-    end = 0
-    for op in root.walk():
-        if isinstance(op, ttg.LocalAllocOp):
-            t = op.result.type
-            if isinstance(t, MemDescType) and isinstance(t.memory_space, SharedMemorySpaceAttr):
-                offsets[op] = end
-                end += -(-_buffer_bytes(t) // BUFFER_ALIGNMENT) * BUFFER_ALIGNMENT
-    return offsets, end
-
 
 def allocation_view(op: Operation, t: MemDescType, offset: int | SSAValue) -> SharedView:
     """The whole allocation of ``t`` at byte ``offset``: its layout is its encoding's on its
@@ -141,10 +117,10 @@ def buffer_plan(op: Operation, layout: LinearLayout, view: SharedView, store: bo
         raise LoweringError(op, f"convert-tritongpu-to-llvm: cannot access this shared buffer: {e}") from None
 
 
-def _write(fl: FunctionLowering, op: Operation, view: SharedView, x: Lowered, *, barrier_before: bool) -> None:
+def _write(fl: FunctionLowering, op: Operation, view: SharedView, x: Lowered) -> None:
     assert isinstance(x, ThreadTensor)
     plan = buffer_plan(op, x.layout, view, store=True)
-    if barrier_before and fl.b.shared_read_since_barrier:
+    if fl.b.shared_read_since_barrier:
         fl.b.barrier()
     lower_instructions(fl, plan.instructions, x.regs, view.element, 0, buffer_address(fl, view))
     fl.b.barrier()
@@ -155,15 +131,15 @@ def _local_alloc(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> li
     if not isinstance(t, MemDescType) or op not in fl.buffer_offsets:
         raise LoweringError(op, "convert-tritongpu-to-llvm: only shared-memory buffers are supported by ttg.local_alloc")
     view = allocation_view(op, t, fl.buffer_offsets[op])
-    if args:  # the initial value; in a loop or branch the buffer may have been read before
-        _write(fl, op, view, args[0], barrier_before=fl.b.block is not fl.entry)
+    if args:  # the initial value
+        _write(fl, op, view, args[0])
     return [view]
 
 
 def _local_store(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     x, view = args[0], args[1]
     assert isinstance(view, SharedView)
-    _write(fl, op, view, x, barrier_before=True)
+    _write(fl, op, view, x)
     return []
 
 
@@ -171,8 +147,8 @@ _BETWEEN_DEFERRED = frozenset(
     {"ttg.local_alloc", "ttg.local_load", "ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.convert_layout"}
 )
 """Ops that may stand between a deferred ``local_load`` and its ``tt.dot``: none writes the
-loaded buffer (a ``local_alloc`` writes only its own, which no other shares: buffers are
-never reused, :func:`allocate_buffers`)."""
+loaded buffer (a ``local_alloc`` writes only its own, whose bytes the loaded buffer does
+not share: its live interval reaches the dot, ``shared_allocation``)."""
 
 
 def _read_by_a_dot_only(op: Operation) -> bool:

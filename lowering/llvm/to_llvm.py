@@ -51,10 +51,11 @@ from ltc.lowering.llvm.atomic import ATOMIC_HANDLERS
 from ltc.lowering.llvm.function import FunctionLowering, Handler, LoweringError, scalar_type
 from ltc.lowering.llvm.gather import GATHER_HANDLERS
 from ltc.lowering.llvm.histogram import HISTOGRAM_HANDLERS
-from ltc.lowering.llvm.local_memory import LOCAL_MEMORY_HANDLERS, allocate_buffers
+from ltc.lowering.llvm.local_memory import LOCAL_MEMORY_HANDLERS
 from ltc.lowering.llvm.memory import MEMORY_HANDLERS
 from ltc.lowering.llvm.reduce import REDUCE_HANDLERS
 from ltc.lowering.llvm.shape import SHAPE_HANDLERS
+from ltc.lowering.llvm.shared_allocation import allocate_buffers
 from ltc.passes.axis_info import AxisInfoAnalysis
 from ltc.passes.layout_ir import ModuleConfig
 from ltc.passes.strides import StrideAnalysis
