@@ -408,8 +408,11 @@ def _block_dominators(region: Region) -> dict[Block, frozenset[Block]]:
 
 
 def _verify_module_attributes(op: Operation) -> None:
-    """MLIR's ``ModuleOp`` rule: besides its symbol name and visibility, a module holds only
+    """MLIR's ``ModuleOp`` rules: its block takes no arguments (the ``NoRegionArguments``
+    trait, checked first), and besides its symbol name and visibility a module holds only
     dialect attributes (``ttg.num-warps``), whose names carry the dialect's prefix."""
+    if any(block.args for region in op.regions for block in region.blocks):
+        raise OpVerifyError(op, "'builtin.module' op region should have no arguments")
     for name in op.attributes:
         if "." not in name and name not in ("sym_name", "sym_visibility"):
             raise OpVerifyError(

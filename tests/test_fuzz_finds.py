@@ -2145,3 +2145,64 @@ def test_a_tmem_copy_source_of_2_31_elements_is_refused(tmp_path: Path) -> None:
 
 def test_a_tmem_copy_source_below_2_31_elements_is_what_triton_39_accepts(tmp_path: Path) -> None:
     _accepted_as_triton_reads_it(tmp_path, _tmem_copy(_nvmma(128, 32), _TMEM, "32768x32768xf32"))
+
+
+# seed 2037 (mutants 76931, 33882, 56266, 39070): inputs Triton 3.9 rejects or dies on
+def _module_with_block_args(args: str) -> str:
+    return ('module attributes {"ttg.num-warps" = 4 : i32} {\n'
+            f"{args}  tt.func @f() {{\n    tt.return\n  }}\n}}\n")
+
+
+def _tmem_reinterpret(src: str) -> str:
+    s = f"!ttg.memdesc<{src}xf32, #f32, #ttng.tensor_memory>"
+    r = "!ttg.memdesc<256x32xf16, #f16, #ttng.tensor_memory>"
+    return ("#f32 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 16, colStride = 1>\n"
+            "#f16 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 16, colStride = 2>\n"
+            'module attributes {"ttg.num-warps" = 4 : i32} {\n'
+            f"  tt.func private @f(%x: {s}) -> {r} {{\n"
+            f"    %0 = ttg.memdesc_reinterpret %x : {s} -> {r}\n"
+            f"    tt.return %0 : {r}\n  }}\n}}\n")
+
+
+def _tmem_scales(shape: str) -> str:
+    return ("#scales = #ttng.tensor_memory_scales_encoding<>\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {\n'
+            "  tt.func public @f() {\n"
+            f"    %s = ttng.tmem_alloc : () -> !ttg.memdesc<{shape}, #scales, #ttng.tensor_memory, mutable>\n"
+            "    tt.return\n  }\n}\n")
+
+
+def _tmem_load(shape: str) -> str:
+    m = f"!ttg.memdesc<{shape}xf32, #tmem, #ttng.tensor_memory, mutable>"
+    return ("#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+            "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n"
+            'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", '
+            '"ttg.threads-per-warp" = 32 : i32} {\n'
+            f"  tt.func public @f(%m: {m}) {{\n"
+            f"    %r = ttng.tmem_load %m : {m} -> tensor<{shape}xf32, #blocked>\n"
+            "    tt.return\n  }\n}\n")
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    (_module_with_block_args("  ^bb0(%a: f32):\n"), (1, 1), "'builtin.module' op region should have no arguments"),
+    (_tmem_reinterpret("1x128x32"), (5, 10), "'ttg.memdesc_reinterpret' op result tensor-memory column footprint "
+     "(64 columns) exceeds the source view (32 columns)"),
+    (_tmem_scales("128x5xi8"), (4, 46), "shape must have power-of-2 and non-zero dimensions; got 128, 5"),
+    (_tmem_scales("3x4xi8"), (4, 46), "shape must have power-of-2 and non-zero dimensions; got 3, 4"),
+    (_tmem_load("131072x65536"), (5, 10), "'ttng.tmem_load' op result of 8589934592 elements is out of range: a "
+     "tensor-memory access moves at most 2**32 (Triton's layout check aborts beyond)"),
+])
+def test_seed_2037_finds(tmp_path: Path, text: str, where: tuple[int, int], message: str) -> None:
+    line, col, got = _refused(tmp_path, text)
+    assert (got, (line, col)) == (message, where)
+
+
+@pytest.mark.parametrize("text", [
+    _module_with_block_args(""),
+    _tmem_reinterpret("2x128x32"),
+    _tmem_reinterpret("4x128x16"),
+    _tmem_scales("128x4xi8"),
+    _tmem_load("65536x65536"),
+])
+def test_what_triton_39_accepts_beside_the_seed_2037_rules(tmp_path: Path, text: str) -> None:
+    _accepted_as_triton_reads_it(tmp_path, text)

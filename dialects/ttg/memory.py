@@ -645,17 +645,19 @@ def _owned_prefix_elements(enc: Encoding, tile: Sequence[int], view: Sequence[in
 def _tmem_columns(t: Attribute) -> int | None:
     """The 32-bit tensor-memory columns a ``#ttng.tensor_memory_encoding`` view of 128-row
     blocks spans: one ``blockN``-wide stripe per ``blockM x blockN`` block, ``colStride``
-    elements apart, ``32 / bits`` elements per column; None for anything else."""
+    elements apart, ``32 / bits`` elements per column, times the leading (buffer) dim of a
+    rank-3 view; None for anything else."""
     enc = getattr(t, "encoding", None)
     if getattr(enc, "name", None) != "ttng.tensor_memory_encoding" or not isinstance(t, MemDescType):
         return None
     block_m, block_n, stride = enc.blockM.data, enc.blockN.data, enc.colStride.data  # type: ignore[attr-defined]
     shape = t.get_shape()
     bits = element_bit_width(t.element_type) or 0
-    if block_m != 128 or len(shape) != 2 or not block_n or not bits:
+    if block_m != 128 or len(shape) not in (2, 3) or not block_n or not bits:
         return None  # other block shapes share lanes; not modelled, never refused
-    blocks = -(-shape[0] // block_m) * -(-shape[1] // block_n)
-    return max(1, blocks * block_n * stride * bits // 32)
+    buffers = shape[0] if len(shape) == 3 else 1
+    blocks = -(-shape[-2] // block_m) * -(-shape[-1] // block_n)
+    return buffers * max(1, blocks * block_n * stride * bits // 32)
 
 
 @irdl_op_definition

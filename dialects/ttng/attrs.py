@@ -334,6 +334,8 @@ class TensorMemoryScalesEncodingAttr(ParametrizedAttribute):
         shape = memdesc.get_shape()  # type: ignore[attr-defined]
         if len(shape) != 2:
             raise VerifyException(f"tensor-memory scale descriptors must have rank 2; got {len(shape)}")
+        if not all(_is_pow2(d) for d in shape):
+            raise VerifyException(f"shape must have power-of-2 and non-zero dimensions; got {_dims(shape)}")
         if _bit_width(memdesc.element_type) != 8:  # type: ignore[attr-defined]
             raise VerifyException("bitwidth must be 8")
 

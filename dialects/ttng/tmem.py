@@ -139,9 +139,19 @@ def _register_layout_fits_tmem(op: Operation, tensor: Attribute, memdesc: Attrib
     return tmem_ldst.fits_tmem(ll, mem, bitwidth, tmem_ldst.contextual_maxnreg(op))
 
 
+_TMEM_ACCESS_ELEMENTS_LIMIT = 1 << 32
+"""Triton's TMEM operand check composes layouts of 32-bit sizes: beyond this many elements
+it aborts ("outer layout does not cover this layout's image"); measured on Triton 3.9."""
+
+
 def _verify_tmem_register_layout(op: Operation, tensor: Attribute, memdesc: Attribute, what: str) -> None:
     """Triton's ``verifyTMEMOperand``: the register layout must lower to TMEM messages;
     Triton says only which operand (its notes list layouts that would)."""
+    if isinstance(tensor, TensorType) and prod(tensor.get_shape()) > _TMEM_ACCESS_ELEMENTS_LIMIT:
+        raise VerifyException(
+            f"{what} of {prod(tensor.get_shape())} elements is out of range: a tensor-memory access moves at most "
+            f"2**32 (Triton's layout check aborts beyond)"
+        )
     if not _register_layout_fits_tmem(op, tensor, memdesc):
         raise VerifyException(what)
 
