@@ -625,3 +625,29 @@ def test_a_trailing_split_marker_gives_an_empty_last_module() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert opt.run(["-", "--split-input-file"], io.StringIO("module {\n}\n// -----\n"), out, err) == 0
     assert out.getvalue() == "module {\n}\n// -----\nmodule {\n}\n"
+
+
+_SM80_KERNEL = ('#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n'
+                'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:TARGET", '
+                '"ttg.threads-per-warp" = 32 : i32} {\n'
+                "  tt.func public @k(%p: !tt.ptr<f32>) {\n"
+                "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b>\n"
+                "    %f = arith.sitofp %r : tensor<128xi32, #b> to tensor<128xf32, #b>\n"
+                "    %s = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b>\n"
+                "    %a = tt.addptr %s, %r : tensor<128x!tt.ptr<f32>, #b>, tensor<128xi32, #b>\n"
+                "    tt.store %a, %f : tensor<128x!tt.ptr<f32>, #b>\n"
+                "    tt.return\n  }\n}\n")
+
+
+@pytest.mark.parametrize(("module_target", "flags", "ptx_target"), [
+    ("80", (), "sm_80"), ("86", (), "sm_80"), ("90", (), "sm_90"), ("100", (), "sm_90"),
+    ("80", ("--target", "sm_90"), "sm_90"), ("90", ("--target", "sm_80"), "sm_80"),
+])
+def test_emit_targets_the_modules_own_gpu_unless_told(
+    tmp_path: Path, module_target: str, flags: tuple[str, ...], ptx_target: str
+) -> None:
+    src = tmp_path / "k.ttgir"
+    src.write_text(_SM80_KERNEL.replace("TARGET", module_target))
+    status, out, err = run_opt(str(src), "--emit", "ptx", *flags)
+    assert status == 0, err
+    assert re.search(r"^\.target (\S+)$", out, re.M).group(1) == ptx_target  # type: ignore[union-attr]

@@ -132,8 +132,9 @@ def _argument_parser() -> argparse.ArgumentParser:
     p.add_argument("--disable-verify", action="store_true", help="skip verification after the passes")
     p.add_argument("--emit", choices=("mlir", "llvm", "ptx"), default="mlir",
                    help="what to print: the IR (default), or the kernel lowered to LLVM IR / PTX")
-    p.add_argument("--target", choices=("sm_80", "sm_90"), default="sm_90",
-                   help="GPU for --emit llvm|ptx and convert-tritongpu-to-llvm (default sm_90)")
+    p.add_argument("--target", choices=("sm_80", "sm_90"), default=None,
+                   help="GPU for --emit llvm|ptx (default: the module's ttg.target, sm_80 for cuda:8x, "
+                        "else sm_90)")
     p.add_argument("--num-warps", type=int, default=4, metavar="N",
                    help="warps per CTA when TTIR input is laid out for --emit: a power of two, 1 to 32 (default 4)")
     p.add_argument("--no-fp-fusion", dest="fp_fusion", action="store_false",
@@ -221,7 +222,8 @@ class Options:
     disable_verify: bool
     pipeline: PassPipeline | None
     emit: str = "mlir"
-    target: str = "sm_90"
+    target: str | None = None
+    """None: the module's own (``pipeline.default_target``)."""
     num_warps: int = 4
     conversion_report: str | None = None
     fp_fusion: bool = True
@@ -294,11 +296,12 @@ def _process_chunk(
         with _refusals_located(op_offset, chunk_offset):
             report(_conversion_report(parsed, before, opts, source, op_offset))
     if opts.emit != "mlir":
-        from ltc.tools.pipeline import emit_text, lower_to_llvm
+        from ltc.tools.pipeline import default_target, emit_text, lower_to_llvm
 
+        target = opts.target or default_target(parsed.module)
         with _refusals_located(op_offset, chunk_offset):  # TTIR is laid out first
-            lower_to_llvm(parsed.module, opts.target, opts.num_warps, fp_fusion=opts.fp_fusion)
-            return emit_text(parsed.module, opts.emit, opts.target)
+            lower_to_llvm(parsed.module, target, opts.num_warps, fp_fusion=opts.fp_fusion)
+            return emit_text(parsed.module, opts.emit, target)
     out = io.StringIO()
     print_module(
         parsed.module, out, debuginfo=opts.print_debuginfo, generic=opts.print_op_generic, resources=parsed.resources

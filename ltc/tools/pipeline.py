@@ -165,6 +165,14 @@ def pass_factories() -> dict:
     return {name: factory for name, (factory, _) in all_passes().items()}
 
 
+def default_target(module: ModuleOp) -> str:
+    """The code-generation target a module asks for by its ``ttg.target``: sm_80 for
+    ``cuda:80``–``cuda:89``, sm_90 for anything newer or without one (TTIR)."""
+    from ltc.passes.layout_ir import ModuleConfig
+
+    return "sm_80" if 80 <= ModuleConfig.of(module).capability < 90 else "sm_90"
+
+
 def layout_pipeline(target: str = "sm_90", num_warps: int = 4) -> str:
     """The pipeline that lays out TTIR for ``target``: Triton's defaults, then ltc's
     layout assignment."""
