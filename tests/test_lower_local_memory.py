@@ -40,6 +40,14 @@ def _ptrs(n: int, arg: str, t: str) -> str:
             f"    %pa{n}{arg} = tt.addptr %sp{n}{arg}, %off{n} : tensor<64x32x!tt.ptr<{t}>, #L{n}>, tensor<64x32xi32, #L{n}>\n")
 
 
+def _kernel_start(shared: str, params: str, ptrs: list[tuple[int, str]], t: str = "f32") -> str:
+    """Layouts #L0 (rows) / #L1 (columns) / #S (``shared``), the module, ``@k(params)``, the
+    64x32 offsets in both layouts and the pointer tensors ``%pa{n}{arg}`` of ``ptrs``."""
+    return (f"#L0 = {_ROWS}\n#L1 = {_COLS}\n#S = {shared}\n" + _HEAD.format()
+            + f"  tt.func public @k({params}) {{\n" + _OFFSETS.format(n=0) + _OFFSETS.format(n=1)
+            + "".join(_ptrs(n, arg, t) for n, arg in ptrs))
+
+
 def _copy_kernel(shared: str, t: str, src: str = _ROWS, dst: str = _COLS) -> str:
     """Load 64x32 in ``src``, ``local_alloc`` it in ``shared``, ``local_load`` it in ``dst``, store."""
     mem = f"!ttg.memdesc<64x32x{t}, #S, #ttg.shared_memory>"
@@ -111,10 +119,8 @@ def _loop_kernel() -> str:
     mem = "!ttg.memdesc<64x32xf32, #S, #ttg.shared_memory, mutable>"
     keep = "!ttg.memdesc<64x32xf32, #S, #ttg.shared_memory>"
     red = "#ttg.slice<{dim = 1, parent = #L1}>"
-    return ("#L0 = " + _ROWS + "\n#L1 = " + _COLS + "\n#S = " + _SHARED["swizzled"] + "\n" + _HEAD.format()
-            + "  tt.func public @k(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %o: !tt.ptr<f32>, %z: !tt.ptr<f32>, %n: i32) {\n"
-            + _OFFSETS.format(n=0) + _OFFSETS.format(n=1) + _ptrs(0, "x", "f32") + _ptrs(1, "y", "f32")
-            + _ptrs(1, "o", "f32")
+    return (_kernel_start(_SHARED["swizzled"], "%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %o: !tt.ptr<f32>, %z: !tt.ptr<f32>, "
+                          "%n: i32", [(0, "x"), (1, "y"), (1, "o")])
             + "    %v = tt.load %pa0x : tensor<64x32x!tt.ptr<f32>, #L0>\n"
             + f"    %m = ttg.local_alloc : () -> {mem}\n"
             + f"    ttg.local_store %v, %m : tensor<64x32xf32, #L0> -> {mem}\n"

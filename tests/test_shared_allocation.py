@@ -15,7 +15,7 @@ from ltc.dialects.ttg import LocalAllocOp
 from ltc.lowering.llvm.shared_allocation import allocate_buffers
 from ltc.tools.pipeline import compile_kernel, parse_module
 from tests.test_codegen_examples import ptxas_ok
-from tests.test_lower_local_memory import _COLS, _HEAD, _OFFSETS, _ROWS, _ptrs
+from tests.test_lower_local_memory import _COLS, _HEAD, _ROWS, _kernel_start
 
 _S = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
 _M = "!ttg.memdesc<64x32xf32, #S, #ttg.shared_memory, mutable>"  # 8 KiB
@@ -97,10 +97,7 @@ def test_shared_bytes_pass_from_one_buffer_to_the_next_without_a_race() -> None:
     # x (rows) -> buffer A -> columns -> y; x (rows) again -> buffer B -> columns -> z: B
     # takes A's bytes, and its writers are not A's readers: its write must wait for them
     one = "!ttg.memdesc<64x32xf32, #S, #ttg.shared_memory>"
-    text = (f"#L0 = {_ROWS}\n#L1 = {_COLS}\n#S = {_S}\n" + _HEAD.format()
-            + "  tt.func public @k(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %z: !tt.ptr<f32>) {\n"
-            + _OFFSETS.format(n=0) + _OFFSETS.format(n=1) + _ptrs(0, "x", "f32") + _ptrs(1, "y", "f32")
-            + _ptrs(1, "z", "f32")
+    text = (_kernel_start(_S, "%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %z: !tt.ptr<f32>", [(0, "x"), (1, "y"), (1, "z")])
             + "    %v = tt.load %pa0x : tensor<64x32x!tt.ptr<f32>, #L0>\n"
             + f"    %a = ttg.local_alloc %v : ({_T0}) -> {one}\n"
             + f"    %w = ttg.local_load %a : {one} -> tensor<64x32xf32, #L1>\n"
