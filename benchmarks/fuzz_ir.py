@@ -1062,6 +1062,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"// seed chunk {m.seed.name}; edits {', '.join(m.edits)}", file=sys.stderr)
         sys.stdout.buffer.write(m.data)
         return 0
+    if not args.corpus and not os.path.isdir(SUITE):  # the run is weaker: say so, it is not reproducible otherwise
+        print(f"fuzz_ir: no Triton suite at {SUITE} (set LTC_TRITON_SUITE): seeds are the repository's IR only",
+              file=sys.stderr)
     cfg = FuzzConfig(n=args.n, seed=args.seed, jobs=max(1, args.jobs), timeout=args.timeout, modes=modes,
                      corpus=tuple(args.corpus), check_triton_every=args.check_triton_every, only=args.only,
                      seed_pass=not args.no_seed_pass,
