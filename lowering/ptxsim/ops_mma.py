@@ -121,18 +121,11 @@ class MmaOps(MachineState):
         br, bc = fragment_coordinates("b", ab_bits)
         cr, cc = fragment_coordinates("c", ab_bits)
         lane = np.arange(WARP)
-        nw, tp = self.warps, self.tp
+        tp = self.tp
         is_int = d_kind == "s32"
 
         def run(c, m):
-            if m is None:
-                warps = np.arange(nw)
-            else:
-                per = m.reshape(nw, WARP)
-                part = per.any(axis=1) & ~per.all(axis=1)
-                if part.any():
-                    raise Fault(f"mma.sync executed by only part of warp {int(np.flatnonzero(part)[0])}")
-                warps = np.flatnonzero(per.all(axis=1))
+            warps = self._full_warps(m, "mma.sync")
             if not len(warps):
                 return
             threads = warps[:, None] * WARP + lane[None, :]  # (w, 32)

@@ -47,15 +47,6 @@ class WarpOps(MachineState):
         self._shared_check(rows.ravel(), 16, what)
         return rows
 
-    def _full_warps(self, m, what: str) -> np.ndarray:
-        if m is None:
-            return np.arange(self.warps)
-        per = m.reshape(self.warps, WARP)
-        part = per.any(axis=1) & ~per.all(axis=1)
-        if part.any():
-            raise Fault(f"{what} executed by only part of warp {int(np.flatnonzero(part)[0])}")
-        return np.flatnonzero(per.all(axis=1))
-
     def _op_ldmatrix(self, ins: Instruction):
         num, trans = self._matrix_parts(ins)
         dst, addr = self._operands(ins, 2)

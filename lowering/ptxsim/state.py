@@ -266,6 +266,17 @@ class MachineState:
             return self.warps
         return int(mask.reshape(self.warps, WARP).any(axis=1).sum())
 
+    def _full_warps(self, m: np.ndarray | None, what: str) -> np.ndarray:
+        """The warps executing a warp-collective instruction ``what``; a fault when some
+        warp executes it with only part of its lanes."""
+        if m is None:
+            return np.arange(self.warps)
+        per = m.reshape(self.warps, WARP)
+        part = per.any(axis=1) & ~per.all(axis=1)
+        if part.any():
+            raise Fault(f"{what} executed by only part of warp {int(np.flatnonzero(part)[0])}")
+        return np.flatnonzero(per.all(axis=1))
+
     # ------------------------------------------------------------ shared memory bounds
     def _shared_check(self, av: np.ndarray, size: int, what: str) -> np.ndarray:
         if av.size and (av.min() < SHARED_BASE or av.max() + size > self.shared_size):
