@@ -20,18 +20,23 @@ whole K strip of its rows and columns; layouts that do not agree are refused by 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation
 
-from ltc.dialects.ttg_attrs import LayoutAttr
 from ltc.encodings.dot_operand import DotOperandEncoding
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.lowering.llvm.function import DeferredTensor, FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
-from ltc.lowering.llvm.dot_registers import Coords, check_operand_thread_parts, operand_register, register_index
+from ltc.lowering.llvm.dot_registers import (
+    Coords,
+    check_operand_thread_parts,
+    input_precision,
+    operand_reader,
+    operand_register,
+    register_index,
+)
 from ltc.lowering.llvm.mma_sync import mma_dot
 from ltc.lowering.llvm.thread_index import register_constants
+from ltc.passes.layout_ir import encoding_of_type
 
 __all__ = ["DOT_HANDLERS"]
 
@@ -48,7 +53,7 @@ def _fma_dot(
         raise LoweringError(op, f"FMA 'tt.dot' of {a_elem} operands into {elem} is not supported (promote the operands first)")
     if not (is_int or isinstance(elem, Float32Type | Float64Type)):
         raise LoweringError(op, f"FMA 'tt.dot' of {elem} is not supported (f32, f64 and integers are)")
-    precision = _precision(op)
+    precision = input_precision(op)
     if precision not in ("ieee", "tf32"):
         raise LoweringError(op, f"FMA 'tt.dot' with inputPrecision = {precision} is not supported")
     check_operand_thread_parts(op, a.layout, b.layout, c.layout)
@@ -56,7 +61,7 @@ def _fma_dot(
     a_index, b_index = register_index(a.layout), register_index(b.layout)
     bld = fl.b
     fma_name = "llvm.fma.f32" if isinstance(elem, Float32Type) else "llvm.fma.f64"
-    a_reg, b_reg = _reader(a), _reader(b)
+    a_reg, b_reg = operand_reader(a), operand_reader(b)
     # one accumulator per distinct result element (broadcast registers share it)
     first: dict[Coords, int] = {}
     consts = register_constants(c.layout)
@@ -81,31 +86,15 @@ def _fma_dot(
     return [fl.tensor(op, res_t, [acc[const] for const in consts])]
 
 
-def _reader(x: ThreadTensor | DeferredTensor) -> Callable[[int], SSAValue]:
-    """Register ``r`` of an operand (a deferred one is loaded at its first read)."""
-    return x.fetch if isinstance(x, DeferredTensor) else x.regs.__getitem__
-
-
-def _precision(op: Operation) -> str:
-    attr = op.properties.get("inputPrecision")
-    return "ieee" if attr is None else str(attr.data.value)  # type: ignore[attr-defined]
-
-
-def _encoding(t: Attribute) -> object | None:
-    if isinstance(t, TensorType) and isinstance(t.encoding, LayoutAttr):
-        return t.encoding.encoding
-    return None
-
-
 def _dot(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     a, b, c = args
     if not all(isinstance(v, ThreadTensor | DeferredTensor) for v in args):
         raise LoweringError(op, "'tt.dot' of scalars")
     assert isinstance(c, ThreadTensor)
-    a_enc, b_enc = _encoding(op.operands[0].type), _encoding(op.operands[1].type)
+    a_enc, b_enc = encoding_of_type(op.operands[0].type), encoding_of_type(op.operands[1].type)
     if not isinstance(a_enc, DotOperandEncoding) or not isinstance(b_enc, DotOperandEncoding):
         raise LoweringError(op, "'tt.dot' whose operands are not in #ttg.dot_op layouts is not supported")
-    parent = _encoding(op.results[0].type)
+    parent = encoding_of_type(op.results[0].type)
     if isinstance(parent, NvidiaMmaEncoding):
         return mma_dot(fl, op, a, b, c, parent)
     return _fma_dot(fl, op, a, b, c)

@@ -9,15 +9,22 @@ of constant (batch, m, k), found by lookup in :func:`register_index`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from ltc.linear_layout import LinearLayout
-from ltc.lowering.llvm.function import LoweringError
+from ltc.lowering.llvm.function import DeferredTensor, LoweringError, ThreadTensor
 from ltc.lowering.llvm.thread_index import register_constants
 
-__all__ = ["Coords", "check_operand_thread_parts", "operand_register", "register_index"]
+__all__ = [
+    "Coords",
+    "check_operand_thread_parts",
+    "input_precision",
+    "operand_reader",
+    "operand_register",
+    "register_index",
+]
 
 Coords = tuple[int, ...]
 
@@ -60,3 +67,14 @@ def operand_register(op: Operation, index: dict[Coords, int], coords: Coords, wh
     if r is None:
         raise LoweringError(op, f"'tt.dot' whose operand {what} holds no register at {coords} (its layout does not match the result's) is not supported")
     return r
+
+
+def operand_reader(x: ThreadTensor | DeferredTensor) -> Callable[[int], SSAValue]:
+    """Register ``r`` of an operand (a deferred one is loaded at its first read)."""
+    return x.fetch if isinstance(x, DeferredTensor) else x.regs.__getitem__
+
+
+def input_precision(op: Operation) -> str:
+    """A ``tt.dot``'s ``inputPrecision`` (``ieee`` where unset)."""
+    attr = op.properties.get("inputPrecision")
+    return "ieee" if attr is None else str(attr.data.value)  # type: ignore[attr-defined]

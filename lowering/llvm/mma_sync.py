@@ -44,7 +44,14 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from ltc.encodings.nvidia_mma import NvidiaMmaEncoding
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.llvm.builder import ThreadBuilder
-from ltc.lowering.llvm.dot_registers import Coords, check_operand_thread_parts, operand_register, register_index
+from ltc.lowering.llvm.dot_registers import (
+    Coords,
+    check_operand_thread_parts,
+    input_precision,
+    operand_reader,
+    operand_register,
+    register_index,
+)
 from ltc.lowering.llvm.function import DeferredTensor, FunctionLowering, Lowered, LoweringError, ThreadTensor
 from ltc.lowering.llvm.thread_index import register_constants
 
@@ -85,8 +92,7 @@ def _check_lanes(op: Operation, layout: LinearLayout, operand: str, w: int) -> N
 
 def _instruction(op: Operation, a_elem: Attribute, c_elem: Attribute) -> tuple[str, str, str, int]:
     """(shape, A/B type, accumulator type, w) of the mma for these element types."""
-    precision = op.properties.get("inputPrecision")
-    precision_name = "ieee" if precision is None else str(precision.data.value)  # type: ignore[attr-defined]
+    precision_name = input_precision(op)
     if isinstance(a_elem, Float32Type) and isinstance(c_elem, Float32Type):
         if precision_name != "tf32":
             raise LoweringError(op, f"'tt.dot' of f32 on tensor cores with inputPrecision = {precision_name} is not supported (tf32 is)")
@@ -173,7 +179,7 @@ class _OperandWords:
 
     def __init__(self, fl: FunctionLowering, t: ThreadTensor | DeferredTensor, ab: str, w: int) -> None:
         self.b = fl.b
-        self.read = t.fetch if isinstance(t, DeferredTensor) else t.regs.__getitem__
+        self.read = operand_reader(t)
         self.ab = ab
         self.w = w
         self.memo: dict[tuple[SSAValue, ...], SSAValue] = {}
