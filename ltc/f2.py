@@ -61,6 +61,15 @@ def rank(vectors: Iterable[int]) -> int:
     return len(echelon_basis(vectors))
 
 
+def span_table(cols: Iterable[int]) -> list[int]:
+    """``t[x]`` = XOR of ``cols[i]`` over the set bits ``i`` of ``x``, for every ``x``: the
+    image of every input of a linear map given by its columns (a table by doubling)."""
+    table = [0]
+    for c in cols:
+        table += [x ^ c for x in table]
+    return table
+
+
 def echelon_basis(vectors: Iterable[int]) -> list[int]:
     """A basis of span(vectors) in RREF (sorted by pivot)."""
     return rref(vectors)

@@ -29,7 +29,6 @@ must be done (a previous iteration's, or another buffer's that had them before).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import TensorType
@@ -48,6 +47,7 @@ from ltc.lowering.llvm.function import (
     scalar_type,
 )
 from ltc.lowering.llvm.scratch import storage_bits
+from ltc.lowering.llvm.shared_allocation import allocation_bytes
 from ltc.linear_layout import LinearLayout
 from ltc.lowering.plans.buffer_access import BufferAccess, plan_buffer_access
 from ltc.lowering.plans.plan import Move, PlanError, SharedLoad
@@ -82,7 +82,7 @@ def _memdesc_index(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> 
     b = fl.b
     if parent.origin is not None:
         raise LoweringError(op, "convert-tritongpu-to-llvm: ttg.memdesc_index of a ttg.memdesc_subslice is not supported")
-    slice_bytes = math.prod(t.get_alloc_shape()) * storage_bits(scalar_type(t.element_type)) // 8
+    slice_bytes = allocation_bytes(t)
     start = b.i32(parent.offset) if isinstance(parent.offset, int) else parent.offset
     offset = b.add_i(start, b.binary("mul", index, b.i32(slice_bytes)))
     return [allocation_view(op, t, offset)]

@@ -26,7 +26,7 @@ from ltc.dialects.ttg import MemDescType, SharedMemorySpaceAttr
 from ltc.lowering.llvm.function import scalar_type
 from ltc.lowering.llvm.scratch import storage_bits
 
-__all__ = ["BUFFER_ALIGNMENT", "allocate_buffers", "buffer_bytes"]
+__all__ = ["BUFFER_ALIGNMENT", "allocate_buffers", "allocation_bytes", "buffer_bytes"]
 
 BUFFER_ALIGNMENT = 128
 """Bytes: one row of the 32 banks, so that offsets within a buffer fall on banks as in its layout."""
@@ -34,10 +34,14 @@ BUFFER_ALIGNMENT = 128
 _LOOPS = ("scf.for", "scf.while")
 
 
+def allocation_bytes(t: MemDescType) -> int:
+    """The bytes of the allocation of ``t`` (its elements as stored)."""
+    return math.prod(t.get_alloc_shape()) * storage_bits(scalar_type(t.element_type)) // 8
+
+
 def buffer_bytes(t: MemDescType) -> int:
     """The bytes of the allocation of ``t``, rounded up to :data:`BUFFER_ALIGNMENT`."""
-    size = math.prod(t.get_alloc_shape()) * storage_bits(scalar_type(t.element_type)) // 8
-    return -(-size // BUFFER_ALIGNMENT) * BUFFER_ALIGNMENT
+    return -(-allocation_bytes(t) // BUFFER_ALIGNMENT) * BUFFER_ALIGNMENT
 
 
 def _carried(value: SSAValue, user: Operation, index: int) -> list[SSAValue]:
@@ -71,10 +75,10 @@ def _carried(value: SSAValue, user: Operation, index: int) -> list[SSAValue]:
 def _live_interval(alloc: Operation, number: dict[Operation, int], last: dict[Operation, int]) -> tuple[int, int]:
     start = number[alloc]
     end = last[alloc]
-    loops_with_alloc = set()
+    ancestors = set()
     parent = alloc.parent_op()
     while parent is not None:
-        loops_with_alloc.add(parent)
+        ancestors.add(parent)
         parent = parent.parent_op()
     seen: set[SSAValue] = {alloc.results[0]}
     work = [alloc.results[0]]
@@ -86,10 +90,10 @@ def _live_interval(alloc: Operation, number: dict[Operation, int], last: dict[Op
             if user.name == "ttg.local_load":  # the load may move to the dot that reads it
                 touched += [u.operation for r in user.results for u in r.uses if u.operation.name == "tt.dot"]
             for op in touched:
-                end = max(end, last.get(op, number.get(op, end)))
+                end = max(end, last[op])
                 outer = op.parent_op()
                 while outer is not None:
-                    if outer.name in _LOOPS and outer not in loops_with_alloc:
+                    if outer.name in _LOOPS and outer not in ancestors:
                         end = max(end, last[outer])
                     outer = outer.parent_op()
             for v in _carried(value, user, use.index):

@@ -96,18 +96,16 @@ def plan_buffer_access(
         assert m is not None  # full rank over the buffer: every vector is reached
         return m  # every column is a pivot: the mask of columns is the offset
 
-    shift = 0
-    for i, (o, (_, f)) in enumerate(zip(origin, full)):
-        shift |= o << sum(g.bit_length() - 1 for _, g in full[:i])
-    origin_offset = echelon.express(shift)
+    flat_origin, at = 0, 0
+    for o, (_, f) in zip(origin, full):
+        flat_origin |= o << at
+        at += f.bit_length() - 1
+    origin_offset = echelon.express(flat_origin)
     assert origin_offset is not None
 
     rb = strip_register_broadcast(dist)
     cols = rb.stripped.flat_columns_by_in_dim()
-    reg_off = [0]
-    for c in cols.get("register", ()):
-        o = offset_of(c)
-        reg_off += [x ^ o for x in reg_off]
+    reg_off = f2.span_table(offset_of(c) for c in cols.get("register", ()))
     index_of = {o: i for i, o in enumerate(reg_off)}
     lane_off = [offset_of(c) for c in cols.get("lane", ())]
     warp_off = [offset_of(c) for c in cols.get("warp", ())]

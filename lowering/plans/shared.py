@@ -221,10 +221,7 @@ def _side(
     round_mask = (1 << round_bits) - 1
 
     # Offset of every (stripped) register: linear, so a table by doubling.
-    reg_off = [0]
-    for r in regs:
-        o = s.offset_of(r)
-        reg_off += [x ^ o for x in reg_off]
+    reg_off = f2.span_table(s.offset_of(r) for r in regs)
     index_of = {o: i for i, o in enumerate(reg_off)}
 
     def byte_affine(constant: int, lane: Sequence[int], warp: Sequence[int]) -> ThreadAffine:
