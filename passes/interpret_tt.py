@@ -272,6 +272,7 @@ def _map_elementwise(it: Interpreter, op: Operation, args: list[Value]) -> list[
 # Dot
 # ----------------------------------------------------------------------------------------
 
+
 def _tf32_operand(x: np.ndarray) -> np.ndarray:
     """An f32 operand as a tensor core reads it for a tf32 dot: the low 13 mantissa bits
     dropped (Triton's PTX passes the f32 bits unrounded)."""

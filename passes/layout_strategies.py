@@ -23,6 +23,7 @@ from ltc.passes.layout_log import LayoutLog
 
 __all__ = ["apply_triton_rule", "lay_out", "triton_rule_summary"]
 
+
 def lay_out(
     ctx: Context,
     module: ModuleOp,

@@ -147,9 +147,10 @@ it aborts ("outer layout does not cover this layout's image"); measured on Trito
 def _verify_tmem_register_layout(op: Operation, tensor: Attribute, memdesc: Attribute, what: str) -> None:
     """Triton's ``verifyTMEMOperand``: the register layout must lower to TMEM messages;
     Triton says only which operand (its notes list layouts that would)."""
-    if isinstance(tensor, TensorType) and prod(tensor.get_shape()) > _TMEM_ACCESS_ELEMENTS_LIMIT:
+    elements = prod(tensor.get_shape()) if isinstance(tensor, TensorType) else 0
+    if elements > _TMEM_ACCESS_ELEMENTS_LIMIT:
         raise VerifyException(
-            f"{what} of {prod(tensor.get_shape())} elements is out of range: a tensor-memory access moves at most "
+            f"{what} of {elements} elements is out of range: a tensor-memory access moves at most "
             f"2**32 (Triton's layout check aborts beyond)"
         )
     if not _register_layout_fits_tmem(op, tensor, memdesc):

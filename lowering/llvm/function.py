@@ -8,8 +8,8 @@ scalars (:data:`Lowered` is either). A :data:`Handler` lowers one op: it receive
 operands, emits per-thread IR with the builder and returns the op's lowered results.
 
 Shared memory is one ``addrspace(3)`` global, ``@global_smem``: first the buffers of the
-function's ``ttg.local_alloc`` ops, each at its own offset (:class:`SharedView`), then the
-scratch area; every op that needs scratch claims it from the scratch area's start
+function's ``ttg.local_alloc`` ops, placed by liveness (:class:`SharedView`,
+``shared_allocation``), then the scratch area; every op that needs scratch claims it from the scratch area's start
 (:meth:`FunctionLowering.claim_scratch`), preceded by a barrier when an earlier op used it;
 buffers plus the largest claim are the module's ``ttg.shared``.
 """
@@ -123,7 +123,7 @@ class FunctionLowering:
     shared_bytes: int = 0
     shared_used: bool = False
     buffer_offsets: dict[Operation, int] = field(default_factory=dict)
-    """The byte offset of each ``ttg.local_alloc``'s buffer (``local_memory.allocate_buffers``)."""
+    """The byte offset of each ``ttg.local_alloc``'s buffer (``shared_allocation.allocate_buffers``)."""
     buffer_bytes: int = 0
     """Bytes of the buffer area at the start of ``@global_smem``; scratch comes after it."""
     _layouts: dict[Attribute, LinearLayout] = field(default_factory=dict)
@@ -190,7 +190,7 @@ class FunctionLowering:
         return self.b.add_i(base, self.b.i32(self.buffer_bytes)) if self.buffer_bytes else base
 
     def claim_scratch(self, nbytes: int) -> None:
-        """Note a scratch use of ``nbytes`` from offset 0; a barrier first if scratch was
+        """Note a scratch use of ``nbytes`` from the scratch area's start; a barrier first if scratch was
         used before (earlier readers must be done) or if this use is inside a loop or a
         branch (the previous iteration's readers, or a use before the region)."""
         if self.shared_used or self.b.block is not self.entry:

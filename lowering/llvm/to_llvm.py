@@ -177,7 +177,8 @@ def lower_module(module: ModuleOp, target: str = "sm_90", *, fp_fusion: bool = T
     """
     config = ModuleConfig.of(module)
     # the code runs on the emit target: no instruction newer than it (stmatrix needs sm_90)
-    config = replace(config, capability=min(config.capability, int(target.removeprefix("sm_"))))
+    target_capability = int(target.removeprefix("sm_"))
+    config = replace(config, capability=min(config.capability, target_capability))
     if config.num_ctas != 1:
         raise LoweringError(module, "convert-tritongpu-to-llvm handles num-ctas = 1 only")
     if config.threads_per_warp != 32:
@@ -202,7 +203,7 @@ def lower_module(module: ModuleOp, target: str = "sm_90", *, fp_fusion: bool = T
     for op in list(module.body.block.ops):
         if isinstance(op, tt.FuncOp):
             lowered, nbytes = _lower_function(op, config, axis, fp_fusion)
-            limit = MAX_SHARED_BYTES_PER_CTA[int(target.removeprefix("sm_"))]
+            limit = MAX_SHARED_BYTES_PER_CTA[target_capability]
             if nbytes > limit:
                 raise LoweringError(
                     op, f"convert-tritongpu-to-llvm: the kernel needs {nbytes} bytes of shared memory (buffers and "
