@@ -21,7 +21,8 @@ blocked-versus-mma preference):
    one linear layout ``RESPELL_PRICE``) times its loop weight, plus each op's work in its
    layout. It starts from a per-value choice and from Triton's conflict rule; the lower
    local minimum wins, and is then refined with the conversions first (the ops' work
-   only breaks ties: strategy ``objective``; ``objective-work`` is the first minimum
+   only breaks ties, but for memory accesses, which are memory-pipe cycles as a
+   conversion's price is and keep their weight: strategy ``objective``; ``objective-work`` is the first minimum
    alone, which the passes keep as an alternative beside Triton's rule,
    ``never_worse_than_rule``).
 4. **Rewrite.** Values are retyped in place; every op whose operands no longer fit
@@ -488,7 +489,8 @@ class LayoutEngine:
         if self.strategy == "objective" and self.first_minima is not None:
             self.first_minima.keep(name_of_body, self.body, self.cands, best)
         # Refinement: from the best choice, conversions first (the ops' work only breaks
-        # ties), so a conversion is never kept to save work alone.
+        # ties), so a conversion is never kept to save ALU work alone; memory accesses
+        # keep their weight (``layout_objective.TIE_BREAK``).
         if self.strategy != "objective-work":
             obj.work_weight = TIE_BREAK
             obj.reset(best)

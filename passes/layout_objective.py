@@ -16,11 +16,14 @@ counts of enclosing constant loops, 16 for other loops):
 * no conversion of a splat, a range or a splat constant (``rebuilt``: canonicalization
   builds them again in the layout needed), nor between two spellings of one linear
   layout at a shape op whose verifier compares linear layouts;
-* the op's own work, times ``work_weight``: ``layout_rules.compute_price`` per 32-bit
-  register of its first result a thread holds in the chosen layout (a layout that
-  repeats a tensor in every thread multiplies the work); a reduction's in its operand's
-  layout (``estimate_reduction_cost``: in-thread combines, butterflies, a shared round
-  trip across warps), whatever becomes of its result.
+* an op without a result (a store): every operand converted to the first one's layout,
+  as the rewrite does;
+* the op's own work, times ``work_weight`` (1 for memory accesses, ``TIE_BREAK``):
+  ``layout_rules.compute_price`` per 32-bit register of its first result a thread holds
+  in the chosen layout, or of the stored value for a store (a layout that repeats a
+  tensor in every thread multiplies the work); a reduction's in its operand's layout
+  (``estimate_reduction_cost``: in-thread combines, butterflies, a shared round trip
+  across warps), whatever becomes of its result.
 
 Equal linear layouts cost 0 (one spelling is kept). A value that keeps its layout (no
 candidates: a load's result, an argument) converted to one layout for several
@@ -45,9 +48,9 @@ value's marginal change summed as it joins; the scan stops ``PATIENCE`` values p
 best): a chain of elementwise ops, or a loop's carried values with their bodies, moves
 at once, and the region is cut where it starts to cost, e.g. at a loop's boundary or
 before index computations shared with a load. The prefix of length 1 is a single move
-(coordinate descent). Only values next to a conversion seed moves, the costliest
-first, within ``EVALUATIONS_PER_OP`` term evaluations per op of the function, until
-no move improves. Two starts are searched and the lower objective kept: the
+(coordinate descent). Only values next to a conversion, and a store's operands, seed
+moves, the costliest first, within ``EVALUATIONS_PER_OP`` term
+evaluations per op of the function, until no move improves. Two starts are searched and the lower objective kept: the
 engine's per-value choice, and Triton's conflict rule (a value near a global memory op
 prefers a blocked layout, any other a tensor-core layout). The engine may then refine
 the minimum with the work at ``TIE_BREAK`` (conversions first).
@@ -74,6 +77,7 @@ from ltc.passes.cfg import edges, incoming, is_branch
 from ltc.passes.conversion_cost import execution_weight
 from ltc.passes.layout_ir import layout_of, tensor_shape
 from ltc.passes.layout_rules import (
+    MEMORY_PRICE,
     OpKind,
     backward,
     compares_linear_layouts,
@@ -99,8 +103,11 @@ EVALUATIONS_PER_OP = 100
 """The search's budget: op terms computed per op of the function (it stops there)."""
 TIE_BREAK = 1e-6
 """The op work's weight in the refinement (``LayoutObjective.work_weight``): conversions
-decide, and work only between choices whose conversions cost the same (far below a
-respelling's price, ``layout_engine.RESPELL_PRICE``, so that one still counts)."""
+decide, and ALU work only between choices whose conversions cost the same (far below a
+respelling's price, ``layout_engine.RESPELL_PRICE``, so that one still counts). The work
+of memory accesses (``compute_price`` at least ``layout_rules.MEMORY_PRICE``) keeps weight 1:
+like a conversion's price it is memory-pipe cycles, so a conversion that saves more
+accesses than it costs stays (a store of row sums held once, not by every thread)."""
 
 Price = Callable[[Encoding, Encoding, TensorType], float]
 
@@ -231,6 +238,11 @@ class LayoutObjective:
                 target = choice.get(res[0])
                 if target is None:
                     target = res_written[0]
+            elif operands:
+                # no result (a store): the rewrite converts every operand to the first's
+                target = choice.get(operands[0])
+                if target is None:
+                    target = written[0]
             else:
                 target = None
             if target is not None:
@@ -271,7 +283,15 @@ class LayoutObjective:
             if res:
                 r0 = res[0]
                 e = choice.get(r0)
-                cost += self.work_weight * unit * self.words(e if e is not None else res_written[0], r0.type)
+                ww = 1.0 if unit >= MEMORY_PRICE else self.work_weight
+                cost += ww * unit * self.words(e if e is not None else res_written[0], r0.type)
+            elif operands and k is OpKind.SAME:
+                # a store works in its operands' layout (the first one's, after the
+                # conversions above): one access per register of the stored value, at
+                # full weight as every memory access
+                e = choice.get(operands[0])
+                v = operands[1] if len(operands) > 1 else operands[0]
+                cost += unit * self.words(e if e is not None else written[0], v.type)
         return cost * weight if cost else 0.0
 
     def _converted_before(self, op: Operation, i: int, operands: list[SSAValue], target: Encoding) -> bool:
@@ -299,13 +319,16 @@ class LayoutObjective:
     def _need(self, op: Operation, o: SSAValue) -> Encoding | None:
         """The layout ``op`` takes its operand ``o`` in under the current choice, where
         that is one layout for every operand: an elementwise op's result layout, a
-        conversion's result layout, an anchor's layout as written (None otherwise)."""
+        conversion's result layout, a store's pointer layout, an anchor's layout as written
+        (None otherwise)."""
         k = self.kind(op)
         if k is OpKind.ANCHOR:
             return layout_of(o)
         if k is OpKind.SAME or k is OpKind.CONVERT:
-            res = self._op_info(op).results
-            return self.layout(res[0]) if res else None
+            info = self._op_info(op)
+            if info.results:
+                return self.layout(info.results[0])
+            return self.layout(info.operands[0]) if k is OpKind.SAME and info.operands else None
         return None
 
     def _position(self, op: Operation) -> int:
@@ -749,14 +772,22 @@ def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Ope
     multi = [v for v in variables if len(obj.cands.get(v, ())) > 1]
     dirty = set(multi)
     budget = obj.evaluations + EVALUATIONS_PER_OP * max(1, len(body_ops))
+    # A store's operands seed moves too: its work (one access per register) can make a
+    # layout that holds the stored tensor once cheaper than the one it comes in.
+    stored = {o for op in body_ops if not tensor_results(op) and obj.kind(op) is OpKind.SAME
+              for o in tensor_operands(op)}  # fmt: skip
+
+    def seeds_moves(x: SSAValue) -> bool:
+        return x in stored or obj.converts_near(x)
+
     for _ in range(MAX_ROUNDS):
         changed: set[SSAValue] = set()
         # The costliest neighbourhoods first, so that a spent budget leaves the least.
-        seeds = sorted((x for x in multi if x in dirty and obj.converts_near(x)), key=lambda x: -obj.local(obj.touching(x)))
+        seeds = sorted((x for x in multi if x in dirty and seeds_moves(x)), key=lambda x: -obj.local(obj.touching(x)))
         for x in seeds:
             if obj.evaluations > budget:
                 return obj.total(body_ops) if total else 0.0
-            if not obj.converts_near(x):
+            if not seeds_moves(x):
                 continue
             cur = obj.choice.get(x)
             for c in obj.cands[x]:

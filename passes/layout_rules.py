@@ -60,6 +60,7 @@ __all__ = [
     "forward",
     "free_use",
     "is_expensive_memory_op",
+    "MEMORY_PRICE",
     "kind_of",
     "compute_price",
     "remat_cost",
@@ -286,6 +287,10 @@ def backward(op: Operation, enc: Encoding) -> Encoding | None:
     return None
 
 
+MEMORY_PRICE = 8.0
+"""``compute_price`` of a memory access (a load, a store, an atomic, a shared load)."""
+
+
 def compute_price(op: Operation) -> float:
     """Cycles per warp for each 32-bit register of its result a thread computes with
     ``op``, in the unit of a conversion's price (memory-pipe cycles,
@@ -294,7 +299,7 @@ def compute_price(op: Operation) -> float:
     if kind_of(op) is OpKind.SOURCE or (kind_of(op) is OpKind.SHAPE and op.name not in ("tt.reduce", "ttg.fp4_to_fp")):
         return 0.0
     if op.name in _MEMORY or op.name == "ttg.local_load":
-        return 8.0
+        return MEMORY_PRICE
     if op.name in _EXPENSIVE_MATH or op.name.startswith("math."):
         return 2.0
     return 0.25

@@ -161,6 +161,56 @@ def test_without_the_flag_nothing_goes_to_stderr(capsys: pytest.CaptureFixture[s
     assert (rc, err, capsys.readouterr().err) == (0, "", "")
 
 
+ROW_SUMS = """
+module {
+  tt.func public @row_sums(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>) {
+    %rows = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
+    %c128 = arith.constant dense<128> : tensor<8x1xi32>
+    %roff = arith.muli %rows2, %c128 : tensor<8x1xi32>
+    %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+    %rb = tt.broadcast %roff : tensor<8x1xi32> -> tensor<8x128xi32>
+    %cb = tt.broadcast %cols2 : tensor<1x128xi32> -> tensor<8x128xi32>
+    %off = arith.addi %rb, %cb : tensor<8x128xi32>
+    %xs = tt.splat %X : !tt.ptr<f32> -> tensor<8x128x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %off : tensor<8x128x!tt.ptr<f32>>, tensor<8x128xi32>
+    %x = tt.load %xp : tensor<8x128x!tt.ptr<f32>>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<8x128xf32>) -> tensor<8xf32>
+    %s2 = tt.expand_dims %s {axis = 1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
+    %ys = tt.splat %Y : !tt.ptr<f32> -> tensor<8x1x!tt.ptr<f32>>
+    %yp = tt.addptr %ys, %rows2 : tensor<8x1x!tt.ptr<f32>>, tensor<8x1xi32>
+    tt.store %yp, %s2 : tensor<8x1x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
+def test_a_store_of_row_sums_holds_each_sum_once() -> None:
+    """The 8 row sums of an 8x128 tile (rows in registers of every thread, columns across
+    lanes and warps) come out of the reduction in every one of the 128 threads. Stored
+    there, each thread issues 8 stores and computes 8 addresses; converted first (one
+    8-element shared round trip, 1.78 cycles), each thread stores at most one. The store's
+    work (8 cycles an access) outweighs the conversion, so the objective converts."""
+    from ltc.passes.layout_ir import linear_layout_of
+    from ltc.tools.pipeline import module_text, parse_module, run_pipeline
+
+    module = run_pipeline(
+        parse_module(ROW_SUMS), "convert-triton-to-tritongpu{target=cuda:90 num-warps=4},ltc-assign-layouts"
+    )
+    text = module_text(module)
+    assert text.count("ttg.convert_layout") == 1
+    (store,) = [op for op in module.walk() if op.name == "tt.store"]
+    layout = linear_layout_of(store.operands[0].type)
+    assert layout is not None
+    assert (layout.in_dim_size("register"), layout.in_dim_size("lane"), layout.in_dim_size("warp")) == (1, 32, 4)
+
+
 def _load_layouts(text: str) -> list[str]:
     """The result layout text of each tt.load, aliases expanded, in program order."""
     aliases = dict(re.findall(r"^(#\w+) = (#ttg\.\w+<.*>)$", text, re.M))

@@ -43,13 +43,18 @@ module {
 
 // -----
 
-// The same with a volatile load: its reads are effects, so it is never duplicated; the
-// layout choice itself gives the one load the layout its user needs (the objective
-// refined conversions first), so no conversion stays either.
+// The same with a volatile load: its reads are effects, so it is never duplicated. In
+// the product's layout each thread would hold 32 of the 64 rows and issue 32 volatile
+// loads; in rows across lanes and warps it issues one, and one 64-element conversion
+// (37 cycles) costs less than 31 more loads (8 cycles each): the objective weighs the
+// ops' work against the conversion, as Triton's rule does here too.
+// CHECK: #[[X:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #[[P:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 // CHECK-LABEL: tt.func public @outer_volatile
 // CHECK-NOT: ttg.convert_layout
-// CHECK: %xv = tt.load %xq {isVolatile = true} : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #[[B]]}>>
+// CHECK: %xv = tt.load %xq {isVolatile = true} : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #[[X]]}>>
 // CHECK-NOT: tt.load %xq
+// CHECK: ttg.convert_layout %a : tensor<64x1xf32, #[[X]]> -> tensor<64x1xf32, #[[P]]>
 // CHECK-NOT: ttg.convert_layout
 // CHECK: tt.return
 module {
