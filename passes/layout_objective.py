@@ -382,6 +382,19 @@ class LayoutObjective:
             words = self._regs[key] = regs * max(1.0, element_bytes(t) / 4)
         return words
 
+    def held_more_than_once(self, v: SSAValue) -> bool:
+        """Whether the threads hold more registers of ``v`` in its current layout than an
+        even share of its elements (lanes or warps repeat them)."""
+        enc = self.layout(v)
+        if enc is None or not isinstance(v.type, TensorType):
+            return False
+        try:
+            layout = to_linear_layout(enc, tensor_shape(v.type))
+        except ValueError:
+            return False
+        threads = layout.in_dim_size("lane") * layout.in_dim_size("warp")
+        return layout.in_dim_size("register") > max(1, layout.total_out_size // threads)
+
     def _shape_term(self, op: Operation, res: list[SSAValue], ops: list[SSAValue]) -> float:
         if not res:  # a reduction to a scalar: every operand in the first one's layout
             first = self.layout(ops[0]) if ops else None
@@ -772,13 +785,14 @@ def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Ope
     multi = [v for v in variables if len(obj.cands.get(v, ())) > 1]
     dirty = set(multi)
     budget = obj.evaluations + EVALUATIONS_PER_OP * max(1, len(body_ops))
-    # A store's operands seed moves too: its work (one access per register) can make a
-    # layout that holds the stored tensor once cheaper than the one it comes in.
+    # A store's operands seed moves too where its threads hold the stored tensor more
+    # than once: its work (one access per register) can make a layout that holds it once
+    # cheaper than the one it comes in.
     stored = {o for op in body_ops if not tensor_results(op) and obj.kind(op) is OpKind.SAME
               for o in tensor_operands(op)}  # fmt: skip
 
     def seeds_moves(x: SSAValue) -> bool:
-        return x in stored or obj.converts_near(x)
+        return (x in stored and obj.held_more_than_once(x)) or obj.converts_near(x)
 
     for _ in range(MAX_ROUNDS):
         changed: set[SSAValue] = set()
