@@ -20,10 +20,10 @@ blocked-versus-mma preference):
    insert, priced by ltc's planner (``convert_cost``: memory-pipe cycles; spellings of
    one linear layout ``RESPELL_PRICE``) times its loop weight, plus each op's work in its
    layout. It starts from a per-value choice and from Triton's conflict rule; the lower
-   local minimum wins, and is then refined with the conversions first (the ops' work
-   only breaks ties, but for memory accesses, which are memory-pipe cycles as a
-   conversion's price is and keep their weight: strategy ``objective``; ``objective-work`` is the first minimum
-   alone, which the passes keep as an alternative beside Triton's rule,
+   local minimum wins, and is then refined with the conversions first (ALU work only
+   breaks ties; memory accesses, memory-pipe cycles as a conversion's price is, keep
+   their weight: strategy ``objective``; ``objective-work`` is the first minimum alone,
+   which the passes keep as an alternative beside Triton's rule,
    ``never_worse_than_rule``).
 4. **Rewrite.** Values are retyped in place; every op whose operands no longer fit
    (``layout_rules``) gets a ``ttg.convert_layout`` in front; canonicalization folds

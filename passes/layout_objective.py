@@ -18,7 +18,7 @@ counts of enclosing constant loops, 16 for other loops):
   layout at a shape op whose verifier compares linear layouts;
 * an op without a result (a store): every operand converted to the first one's layout,
   as the rewrite does;
-* the op's own work, times ``work_weight`` (1 for memory accesses, ``TIE_BREAK``):
+* the op's own work, times ``work_weight`` (memory accesses always at weight 1):
   ``layout_rules.compute_price`` per 32-bit register of its first result a thread holds
   in the chosen layout, or of the stored value for a store (a layout that repeats a
   tensor in every thread multiplies the work); a reduction's in its operand's layout
@@ -48,10 +48,11 @@ value's marginal change summed as it joins; the scan stops ``PATIENCE`` values p
 best): a chain of elementwise ops, or a loop's carried values with their bodies, moves
 at once, and the region is cut where it starts to cost, e.g. at a loop's boundary or
 before index computations shared with a load. The prefix of length 1 is a single move
-(coordinate descent). Only values next to a conversion, and a store's operands, seed
-moves, the costliest first, within ``EVALUATIONS_PER_OP`` term
-evaluations per op of the function, until no move improves. Two starts are searched and the lower objective kept: the
-engine's per-value choice, and Triton's conflict rule (a value near a global memory op
+(coordinate descent). Only values next to a conversion, and the operands of a store
+whose threads hold the stored tensor more than once, seed moves, the costliest first,
+within ``EVALUATIONS_PER_OP`` term evaluations per op of the function, until no move
+improves. Two starts are searched and the lower objective kept: the engine's
+per-value choice, and Triton's conflict rule (a value near a global memory op
 prefers a blocked layout, any other a tensor-core layout). The engine may then refine
 the minimum with the work at ``TIE_BREAK`` (conversions first).
 """
@@ -105,8 +106,8 @@ TIE_BREAK = 1e-6
 """The op work's weight in the refinement (``LayoutObjective.work_weight``): conversions
 decide, and ALU work only between choices whose conversions cost the same (far below a
 respelling's price, ``layout_engine.RESPELL_PRICE``, so that one still counts). The work
-of memory accesses (``compute_price`` at least ``layout_rules.MEMORY_PRICE``) keeps weight 1:
-like a conversion's price it is memory-pipe cycles, so a conversion that saves more
+of memory accesses (``compute_price`` at least ``layout_rules.MEMORY_PRICE``) keeps
+weight 1: like a conversion's price it is memory-pipe cycles, so a conversion that saves more
 accesses than it costs stays (a store of row sums held once, not by every thread)."""
 
 Price = Callable[[Encoding, Encoding, TensorType], float]
@@ -781,7 +782,8 @@ def minimize(obj: LayoutObjective, variables: list[SSAValue], body_ops: list[Ope
     (``EVALUATIONS_PER_OP``) is spent (module doc); returns the objective reached (0.0
     without ``total``: a caller that compares nothing skips summing it). A value seeds moves only while an op it touches holds a
     conversion (elsewhere every move only adds some), and after the first round only
-    when a move changed something next to it."""
+    when a move changed something next to it. The operands of a store whose threads
+    hold the stored tensor more than once seed moves too."""
     multi = [v for v in variables if len(obj.cands.get(v, ())) > 1]
     dirty = set(multi)
     budget = obj.evaluations + EVALUATIONS_PER_OP * max(1, len(body_ops))
