@@ -18,6 +18,7 @@ add, sub and mul carry LLVM's ``contract`` flag unless fusion is off
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
@@ -259,6 +260,16 @@ def _mulhiui(b: ThreadBuilder, op: Operation, a: list[SSAValue]) -> SSAValue:
     return v
 
 
+def _splat(values: list[int | float]) -> bool:
+    """Whether every element of a dense literal is the first: bitwise for floats, so
+    that a NaN splat (``dense<0x7FC00000>``, which is not equal to itself) is one."""
+    first = values[0]
+    if isinstance(first, float):
+        bits = struct.pack("<d", first)
+        return all(struct.pack("<d", v) == bits for v in values)
+    return all(v == first for v in values)
+
+
 def _constant(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     value = op.properties.get("value")
     if value is None:
@@ -267,7 +278,7 @@ def _constant(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[
     st = scalar_type(t)
     if isinstance(value, DenseIntOrFPElementsAttr):
         values = list(value.get_values())
-        if len(set(values)) != 1:
+        if not _splat(values):
             raise LoweringError(op, "non-splat dense constants are not supported by convert-tritongpu-to-llvm")
         scalar = fl.b.const(st, values[0])
         return [fl.splat(op, t, scalar)] if isinstance(t, TensorType) else [scalar]
