@@ -8,6 +8,12 @@ layouts): then for every lane/warp basis b, φ(dst(b)) = src(b), and result regi
 holds the element src-register s holds, where src(s) = φ(dst(r)). Such an op is a
 renaming of registers; anything else is refused (the pipeline must have inserted a
 ``ttg.convert_layout``).
+
+``tt.cat`` may reorder elements (Triton's frontend only emits it with ``can_reorder``), and
+is lowered as Triton lowers it: each thread's distinct registers of the first operand, then
+those of the second, are the result's distinct registers in order (broadcast registers left
+out on both sides, then repeated in the result). Result element ``R(j, t)`` (distinct
+register j of thread t) is thus ``A(j, t)`` for j below A's count, else ``B(j - |A|, t)``.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from ltc.linear_layout import LinearLayout
+from ltc.lowering.plans.broadcast import strip_register_broadcast
 from ltc.lowering.llvm.thread_index import register_constants, thread_part
 from ltc.lowering.llvm.function import FunctionLowering, Handler, Lowered, LoweringError, ThreadTensor
 
@@ -164,7 +171,24 @@ def _split(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Low
     ]
 
 
+def _cat(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
+    a, b = args
+    assert isinstance(a, ThreadTensor) and isinstance(b, ThreadTensor)
+    t = op.results[0].type
+    dst = strip_register_broadcast(fl.layout(t, op))
+    values = [x.regs[r] for x in (a, b) for r in strip_register_broadcast(x.layout).kept]
+    if len(values) != len(dst.kept):
+        raise LoweringError(
+            op, f"'tt.cat' result layout holds {len(dst.kept)} distinct elements a thread, its operands {len(values)}"
+        )
+    regs: list[SSAValue | None] = [None] * len(dst.canonical)
+    for r, v in zip(dst.kept, values):
+        regs[r] = v
+    return [fl.tensor(op, t, [regs[c] for c in dst.canonical])]  # type: ignore[misc]
+
+
 SHAPE_HANDLERS: dict[str, Handler] = {
+    "tt.cat": _cat,
     "tt.make_range": _make_range,
     "tt.splat": _splat,
     "tt.broadcast": _broadcast,
