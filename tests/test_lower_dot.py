@@ -306,3 +306,33 @@ def test_mma_refusals_name_what_is_not_supported() -> None:
     text = _mma_text(32, 32, 8, "f16", "f32", (2, 2), 2)  # K = 8: less than one m16n8k16 step
     with pytest.raises(PipelineError, match="32x32x8 is not supported with mma.sync m16n8k16"):
         compile_kernel(text, emit="ptx", target="sm_80")
+
+
+@pytest.mark.parametrize(("m", "n", "k", "warps"), [(1, 1, 64, (4, 1)), (8, 4, 32, (2, 2)), (16, 2, 64, (4, 1)), (2, 16, 32, (1, 4))])
+def test_mma_smaller_than_a_tile_is_exact(m: int, n: int, k: int, warps: tuple[int, int]) -> None:
+    # M < 16 or N < 8: the layouts repeat the tensor over the 16 x 8 tile, every repeat
+    # computes the same sum, and one mma a K step serves the whole dot (a 1x1x64 dot of
+    # f16 is in the corpus: an attention indexer's q·k)
+    text = _mma_text(m, n, k, "i8", "i32", warps, 4)
+    ptx, a, b, c, out = _run_mma(text, m, n, k, np.int8, np.int32, 12)
+    assert ptx.count("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32") == k // 32
+    np.testing.assert_array_equal(out, (a.astype(np.int64) @ b.astype(np.int64) + c).astype(np.int32))
+
+
+def test_mma_1x1x64_f16_into_f16_matches_the_interpreter() -> None:
+    text = _mma_text(1, 1, 64, "f16", "f16", (4, 1), 2)
+    ptx, a, b, c, out = _run_mma(text, 1, 1, 64, np.float16, np.float16, 13)
+    assert ptx.count("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16") == 4
+    ref = np.zeros(1, np.float16)
+    run_kernel(parse_module(text), [a.ravel(), b.ravel(), c.ravel(), ref])
+    exact = a.astype(np.float64) @ b.astype(np.float64) + c
+    scale = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + np.abs(c.astype(np.float64))
+    assert np.all(np.abs(out - exact) <= 4 * np.finfo(np.float16).eps / 2 * scale + 2.0**-24)
+    assert np.all(np.abs(ref - exact) <= 4 * np.finfo(np.float16).eps / 2 * scale + 2.0**-24)
+
+
+def test_mma_k_smaller_than_a_step_is_still_refused() -> None:
+    # a repeated K slice would be summed twice: K must be whole steps, however small M, N
+    text = _mma_text(1, 1, 16, "i8", "i32", (4, 1), 4)
+    with pytest.raises(PipelineError, match="1x1x16 is not supported with mma.sync m16n8k32"):
+        compile_kernel(text, emit="ptx", target="sm_80")

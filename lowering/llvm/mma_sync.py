@@ -25,9 +25,15 @@ origin O is the register of constant ``O ⊕ offset(e)`` (looked up; see
 B's C's with M → K = 0 (each warp computes its own tiles). The K steps of a tile run in
 ascending order, each mma accumulating into the previous one's D; the K steps are the
 outer loop, so one K slice of the operands is live at a time.
+
+M below 16 or N below 8 (a 1x1x64 dot, say): the layouts repeat the tensor over the tile
+(their bases past the shape are 0), so a tile coordinate is read modulo the size and every
+repeat computes the same sum. K must be whole steps: a repeated K slice would count twice.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -76,12 +82,13 @@ def fragment_offsets(operand: str, w: int) -> tuple[list[Offset], list[Offset]]:
     return elems, lanes
 
 
-def _check_lanes(op: Operation, layout: LinearLayout, operand: str, w: int) -> None:
-    """Refuse unless ``layout``'s lane bases are the ISA's lane offsets of ``operand``."""
+def _check_lanes(op: Operation, layout: LinearLayout, operand: str, w: int, fit: Callable[[Offset], Offset]) -> None:
+    """Refuse unless ``layout``'s lane bases are the ISA's lane offsets of ``operand``
+    (folded into the tensor by ``fit`` where it is smaller than a tile)."""
     _, lanes = fragment_offsets(operand, w)
     rank = layout.num_out_dims
     got = [tuple(layout.basis("lane", i, d) for d in layout.out_dim_names) for i in range(layout.in_dim_size_log2("lane"))]
-    want = [(*([0] * (rank - 2)), r, c) for r, c in lanes]
+    want = [(*([0] * (rank - 2)), *fit((r, c))) for r, c in lanes]
     if got != want:
         raise LoweringError(
             op,
@@ -129,12 +136,22 @@ def mma_dot(
     *_, m_size, k_size = a_t.get_shape()
     n_size = res_t.get_shape()[-1]
     k_step = 8 * w
-    if m_size % 16 or n_size % 8 or k_size % k_step:
+    # M or N smaller than a tile: the layouts repeat the tensor over the tile (their bases
+    # beyond the shape are 0), so every row (column) of the tile computes the same dot
+    # product and a tile coordinate reads the tensor at itself modulo the size. K may not
+    # be: a repeated K slice would be summed twice.
+    if (m_size % 16 and 16 % m_size) or (n_size % 8 and 8 % n_size) or k_size % k_step:
         raise LoweringError(
-            op, f"'tt.dot' of {m_size}x{n_size}x{k_size} is not supported with mma.sync {shape} (M, N, K multiples of 16, 8, {k_step})"
+            op,
+            f"'tt.dot' of {m_size}x{n_size}x{k_size} is not supported with mma.sync {shape} "
+            f"(M, N multiples or divisors of 16, 8; K a multiple of {k_step})",
         )
-    for layout, operand in ((a.layout, "a"), (b.layout, "b"), (c.layout, "c")):
-        _check_lanes(op, layout, operand, w)
+    m_mask, n_mask = min(m_size, 16) - 1 | ~15, min(n_size, 8) - 1 | ~7
+    fit_c: Callable[[Offset], Offset] = lambda rc: (rc[0] & m_mask, rc[1] & n_mask)  # noqa: E731
+    fit_a: Callable[[Offset], Offset] = lambda rc: (rc[0] & m_mask, rc[1])  # noqa: E731
+    fit_b: Callable[[Offset], Offset] = lambda rc: (rc[0], rc[1] & n_mask)  # noqa: E731
+    for layout, operand, fit in ((a.layout, "a", fit_a), (b.layout, "b", fit_b), (c.layout, "c", fit_c)):
+        _check_lanes(op, layout, operand, w, fit)
     check_operand_thread_parts(op, a.layout, b.layout, c.layout, dims=("warp", "block"))
 
     bld = fl.b
@@ -150,15 +167,15 @@ def mma_dot(
     accumulators: dict[Coords, list[SSAValue]] = {}
     for origin in origins:
         *batch, m0, n0 = origin
-        c_regs = [operand_register(op, c_index, (*batch, m0 | r, n0 | col), "c") for r, col in c_offsets]
+        c_regs = [operand_register(op, c_index, (*batch, *fit_c((m0 | r, n0 | col))), "c") for r, col in c_offsets]
         accumulators[origin] = [c.regs[r] for r in c_regs]
     # K steps outermost (each tile's steps still in ascending order): a step needs one
     # K slice of A and B live, not all of them
     for k0 in range(0, k_size, k_step):
         for origin in origins:
             *batch, m0, n0 = origin
-            a_regs = [operand_register(op, a_index, (*batch, m0 | r, k0 | col), "a") for r, col in a_offsets]
-            b_regs = [operand_register(op, b_index, (*batch, k0 | r, n0 | col), "b") for r, col in b_offsets]
+            a_regs = [operand_register(op, a_index, (*batch, *fit_a((m0 | r, k0 | col))), "a") for r, col in a_offsets]
+            b_regs = [operand_register(op, b_index, (*batch, *fit_b((k0 | r, n0 | col))), "b") for r, col in b_offsets]
             accumulators[origin] = _mma(
                 bld, shape, ab, acc, a_words.words(a_regs), b_words.words(b_regs), accumulators[origin]
             )
@@ -166,7 +183,7 @@ def mma_dot(
     for origin in origins:
         *batch, m0, n0 = origin
         for (r, col), v in zip(c_offsets, accumulators[origin], strict=True):
-            result[(*batch, m0 | r, n0 | col)] = v
+            result.setdefault((*batch, *fit_c((m0 | r, n0 | col))), v)  # (repeats hold the same sum)
     missing = [const for const in c_constants if const not in result]
     if missing:
         raise LoweringError(op, f"'tt.dot' result register at {missing[0]} is in no mma.sync tile (its layout is not an mma layout)")
