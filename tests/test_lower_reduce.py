@@ -343,6 +343,13 @@ class Lockstep:
             if parts[0] == "mov":
                 vals[regs[0]] = np.where(active, operand(regs[1]), vals[regs[0]]).astype(vals[regs[0]].dtype)
                 continue
+            if parts[0] == "redux":  # redux.sync.<op>.<type> $d, $s, -1 (the whole warp)
+                x = operand(regs[1]).astype(np.uint32)
+                x = (x.view(np.int32) if parts[3] == "s32" else x).reshape(-1, 32)
+                fn = {"add": np.add, "min": np.minimum, "max": np.maximum, "and": np.bitwise_and,
+                      "or": np.bitwise_or, "xor": np.bitwise_xor}[parts[2]]  # fmt: skip
+                vals[regs[0]] = np.repeat(fn.reduce(x, axis=1), 32).astype(x.dtype).view(np.uint32)
+                continue
             space = parts[1]
             vec = int(parts[2][1:]) if parts[2].startswith("v") else 1
             nbytes = int(parts[-1][1:]) // 8

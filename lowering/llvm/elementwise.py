@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
     f32,
+    i32,
 )
 from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -161,7 +162,13 @@ def _min_max(kind: str) -> Handler:
     def fn(b: ThreadBuilder, op: Operation, a: list[SSAValue]) -> SSAValue:
         t = a[0].type
         if isinstance(t, IntegerType):
-            return b.intrinsic(f"llvm.{kind}.i{t.width.data}", a, t)
+            width = t.width.data
+            if width >= 32:
+                return b.intrinsic(f"llvm.{kind}.i{width}", a, t)
+            # PTX has min/max from 16 bits and ltc's contract from 32: widen (sign or zero
+            # as the comparison reads the bits), compare, narrow back (as LLVM legalizes)
+            wide = [b.cast("sext" if kind[0] == "s" else "zext", x, i32) for x in a]
+            return b.cast("trunc", b.intrinsic(f"llvm.{kind}.i32", wide, i32), t)
 
         def call(x: list[SSAValue]) -> SSAValue:
             if kind in ("maxnum", "minnum"):

@@ -13,7 +13,11 @@ the new values). A reduction combines the elements with the same coordinates off
    with lane mask 2^i (``shfl.sync.bfly``), each partner combining its own value with the
    other's (so the combiner is taken to be commutative, as Triton does); afterwards every
    lane along ``a`` holds the group's combination over the warp. Lane bits with zero bases
-   (copies) are skipped;
+   (copies) are skipped. As in Triton, on sm_80 and newer a reduction over all 32 lanes
+   whose combiner is one integer op of at most 32 bits (``addi``, ``andi``, ``ori``,
+   ``xori``, ``minsi``/``maxsi``, ``minui``/``maxui``) is one ``redux.sync`` instead of
+   five shuffle rounds (narrower integers widened first: sign-extended for the signed
+   min/max, zero-extended otherwise; the low bits of the result are the same);
 3. across warps (warp bits whose basis moves along ``a``): the lanes whose axis and copy
    lane bits are zero store their partials to shared scratch at
    ``[warp index along a][result element]``, a barrier, then the W partials of each group
@@ -40,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from xdsl.dialects.builtin import TensorType, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from ltc.linear_layout import LinearLayout
@@ -415,6 +419,45 @@ def _cross_warp(
     return out
 
 
+_REDUX = {
+    "arith.addi": ("add", "s32"), "arith.andi": ("and", "b32"), "arith.ori": ("or", "b32"),
+    "arith.xori": ("xor", "b32"), "arith.minsi": ("min", "s32"), "arith.maxsi": ("max", "s32"),
+    "arith.minui": ("min", "u32"), "arith.maxui": ("max", "u32"),
+}  # fmt: skip
+"""Combiner op → (``redux.sync`` operation, type)."""
+
+
+def _redux_kind(op: Operation) -> tuple[str, str] | None:
+    """``redux.sync``'s operation and type for a one-operand reduction whose combiner is a
+    single integer op of at most 32 bits on the two block arguments, else None."""
+    block = op.regions[0].block
+    ops = list(block.ops)
+    if len(op.operands) != 1 or len(block.args) != 2 or len(ops) != 2:
+        return None
+    inner, term = ops
+    kind = _REDUX.get(inner.name)
+    if (
+        kind is None
+        or len(term.operands) != 1
+        or term.operands[0] is not inner.results[0]
+        or set(inner.operands) != set(block.args)
+        or len(inner.operands) != 2
+        or not isinstance(inner.results[0].type, IntegerType)
+        or inner.results[0].type.width.data > 32
+    ):
+        return None
+    return kind
+
+
+def _redux(b: ThreadBuilder, kind: tuple[str, str], v: SSAValue) -> SSAValue:
+    """``v`` combined over the 32 lanes of the warp by one ``redux.sync``."""
+    name, ty = kind
+    width = bit_width(v.type)
+    word = v if width == 32 else b.cast("sext" if ty == "s32" and name in ("min", "max") else "zext", v, i32)
+    (got,) = b.asm(f"redux.sync.{name}.{ty} $0, $1, -1;", "=r,r", [word], [i32])
+    return got if width == 32 else b.cast("trunc", got, v.type)
+
+
 def _reduce(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lowered]:
     srcs = []
     for a in args:
@@ -436,8 +479,12 @@ def _reduce(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lo
             acc = combine_region(fl, op, acc, [s.regs[r] for s in srcs])
         values.append(acc)
     # 2. across lanes (the highest lane bit first)
-    for i in reversed(plan.lane_bits):
-        values = [combine_region(fl, op, acc, [shuffle_xor(fl.b, v, 1 << i) for v in acc]) for acc in values]
+    redux = _redux_kind(op) if fl.config.capability >= 80 and len(plan.lane_bits) == 5 else None
+    if redux is not None:
+        values = [[_redux(fl.b, redux, acc[0])] for acc in values]
+    else:
+        for i in reversed(plan.lane_bits):
+            values = [combine_region(fl, op, acc, [shuffle_xor(fl.b, v, 1 << i) for v in acc]) for acc in values]
     # 3. across warps
     if plan.warp_bits:
         values = _cross_warp(fl, op, layout, plan, values)
