@@ -181,10 +181,8 @@ def _cat(fl: FunctionLowering, op: Operation, args: list[Lowered]) -> list[Lower
         raise LoweringError(
             op, f"'tt.cat' result layout holds {len(dst.kept)} distinct elements a thread, its operands {len(values)}"
         )
-    regs: list[SSAValue | None] = [None] * len(dst.canonical)
-    for r, v in zip(dst.kept, values):
-        regs[r] = v
-    return [fl.tensor(op, t, [regs[c] for c in dst.canonical])]  # type: ignore[misc]
+    value_of = dict(zip(dst.kept, values))  # a kept register's value; the others repeat theirs
+    return [fl.tensor(op, t, [value_of[c] for c in dst.canonical])]
 
 
 SHAPE_HANDLERS: dict[str, Handler] = {
